@@ -1,0 +1,16 @@
+import type { Sequelize } from 'sequelize';
+import { recordCampaignTransition } from './campaigns/record-transition';
+
+/** What activities need from the worker process. Tests hand in their own. */
+export interface ActivityDeps {
+  readonly sequelize: Sequelize;
+}
+
+/** Builds the activity implementations the worker registers (names are the workflow's contract). */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    recordCampaignTransition: recordCampaignTransition(deps.sequelize),
+  };
+}
+
+export type CampaignActivities = ReturnType<typeof createActivities>;

@@ -1,0 +1,45 @@
+import Koa from 'koa';
+import type { AppDeps } from './deps';
+import { errorMiddleware } from './http/error-middleware';
+import { methodNotAllowed } from './http/errors';
+import { mountRoutes } from './http/mount';
+import { buildOpenApi } from './http/openapi';
+import { requestContext } from './http/request-context';
+import type { AnyRoute } from './http/route';
+import { docsRoutes } from './resources/docs/routes';
+import { RESOURCE_ROUTES } from './routes';
+
+export interface BuiltApp {
+  readonly app: Koa;
+  readonly openapi: Record<string, unknown>;
+}
+
+/** Builds the Koa application without listening, so tests and the entry point share it. */
+export function buildApp(deps: AppDeps): BuiltApp {
+  let openapi: Record<string, unknown> = {};
+  const routes: AnyRoute[] = [...RESOURCE_ROUTES, ...docsRoutes(() => openapi)];
+  openapi = buildOpenApi(routes, {
+    title: 'Campaign Outreach API',
+    version: '1.0.0',
+    description:
+      'Outbound email campaigns, durable on Temporal. Surface A (`/campaigns…`, `Authorization: Bearer`, snake_case) and ' +
+      'Surface B (`/v1/…`, `X-API-Key`, camelCase) share one store: an API key works on both, and a campaign made on either is visible on both.',
+    serverUrl: deps.config.publicBaseUrl,
+  });
+
+  const app = new Koa({ proxy: deps.config.trustProxy });
+  app.silent = true; // errors are logged by errorMiddleware with the request id, not by Koa
+  const router = mountRoutes(routes, deps);
+  app.use(requestContext(deps.log));
+  app.use(errorMiddleware());
+  app.use(router.routes());
+  app.use(async (ctx) => {
+    // Reached only when no route answered. A known path with the wrong method: 405 with Allow, rather than a misleading 404.
+    const matched = router.match(ctx.path, ctx.method);
+    if (matched.path.length > 0 && !matched.route) {
+      const allowed = [...new Set(matched.path.flatMap((l) => l.methods))].filter((m) => m !== 'HEAD');
+      throw methodNotAllowed(allowed);
+    }
+  });
+  return { app, openapi };
+}

@@ -1,0 +1,92 @@
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import { koaBody } from 'koa-body';
+import type { AppDeps } from '../deps';
+import { authenticate } from './auth-middleware';
+import { unsupportedMediaType } from './errors';
+import type { AnyRoute, HandlerContext } from './route';
+import { compileValidator, type CompiledValidator } from './validation';
+
+export const BODY_LIMIT = '1mb';
+
+const jsonBody = koaBody({
+  json: true,
+  urlencoded: false,
+  text: false,
+  multipart: false,
+  jsonLimit: BODY_LIMIT,
+  jsonStrict: true,
+  // koa-body's default parsedMethods (POST, PUT, PATCH): bodies on GET/DELETE are ignored.
+});
+
+function requireJson(ctx: Context): void {
+  // An empty body with no content type is fine: the schema decides whether a body is required.
+  if (ctx.request.length === undefined && ctx.get('transfer-encoding') === '') return;
+  if (!ctx.is('application/json')) throw unsupportedMediaType('Content-Type must be application/json');
+}
+
+interface Validators {
+  params?: CompiledValidator;
+  query?: CompiledValidator;
+  body?: CompiledValidator;
+  responses: Map<number, CompiledValidator>;
+}
+
+function compile(route: AnyRoute, validateResponses: boolean): Validators {
+  const responses = new Map<number, CompiledValidator>();
+  if (validateResponses) {
+    for (const [status, spec] of Object.entries(route.responses)) {
+      if (spec.schema) responses.set(Number(status), compileValidator('response', spec.schema));
+    }
+  }
+  return {
+    params: route.params ? compileValidator('params', route.params) : undefined,
+    query: route.query ? compileValidator('query', route.query) : undefined,
+    body: route.body ? compileValidator('body', route.body) : undefined,
+    responses,
+  };
+}
+
+/**
+ * Turns each route declaration into a Koa route: [body parser] -> auth -> validate -> handler.
+ * Handlers receive validated, typed input and never read the raw request themselves.
+ */
+export function mountRoutes(routes: readonly AnyRoute[], deps: AppDeps): Router {
+  const router = new Router();
+  for (const route of routes) {
+    const v = compile(route, deps.config.validateResponses);
+    const chain: Middleware[] = [];
+    if (route.body) {
+      chain.push(async (ctx, next) => {
+        requireJson(ctx);
+        await next();
+      }, jsonBody);
+    }
+    chain.push(async (ctx) => {
+      const auth = route.auth === 'none' ? undefined : await authenticate(ctx, route.auth, deps);
+      ctx.state.auth = auth;
+      const params: Record<string, unknown> = { ...ctx.params };
+      const query: Record<string, unknown> = { ...ctx.query };
+      v.params?.(params);
+      v.query?.(query);
+      const rawBody: unknown = route.body ? (ctx.request.body ?? {}) : undefined;
+      v.body?.(rawBody);
+      const handlerCtx: HandlerContext<'a'> = { deps, log: ctx.state.log ?? deps.log, auth: auth as never, koa: ctx };
+      const result = await route.handler({ params, query, body: rawBody } as never, handlerCtx as never);
+      const status = result.status ?? 200;
+      const check = v.responses.get(status);
+      if (check) {
+        try {
+          check(JSON.parse(JSON.stringify(result.body)));
+        } catch (err) {
+          throw new Error(`Response of ${route.operationId} (${status}) does not match its schema: ${(err as Error).message}`);
+        }
+      }
+      ctx.status = status;
+      if (result.headers) ctx.set(result.headers);
+      ctx.body = result.body;
+    });
+    router.register(route.path, [route.method.toUpperCase()], chain, { name: route.operationId });
+  }
+  return router;
+}

@@ -1,0 +1,110 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { AnyRoute } from './route';
+
+export const ErrorBody = Type.Object({ error: Type.String({ description: 'What went wrong, for a person to read.' }) }, {
+  additionalProperties: false,
+});
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Bad request: a parameter or the body is invalid',
+  401: 'Missing, malformed, unknown or revoked API key',
+  404: 'Not found (or not this account\'s)',
+  409: 'The transition is not allowed from the current status',
+  413: 'Request body over 1 MB',
+  415: 'Content-Type is not application/json',
+  429: 'Rate limit exceeded',
+  500: 'Internal server error',
+  503: 'A dependency (PostgreSQL or Temporal) is unavailable',
+};
+
+/** TypeBox schemas carry symbol keys and `$id`s Ajv needs but an OpenAPI reader does not. */
+function plain(schema: TSchema): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+}
+
+function toOpenApiPath(koaPath: string): string {
+  return koaPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+function parametersOf(route: AnyRoute): unknown[] {
+  const out: unknown[] = [];
+  const add = (where: 'path' | 'query', schema: TSchema | undefined): void => {
+    if (!schema) return;
+    const s = plain(schema) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+    for (const [name, prop] of Object.entries(s.properties ?? {})) {
+      const { description, ...rest } = prop;
+      out.push({ name, in: where, required: where === 'path' || (s.required ?? []).includes(name), description, schema: rest });
+    }
+  };
+  add('path', route.params);
+  add('query', route.query);
+  return out;
+}
+
+function errorStatuses(route: AnyRoute): number[] {
+  const set = new Set<number>([500]);
+  if (route.auth !== 'none') set.add(401).add(429);
+  if (route.params || route.query || route.body) set.add(400);
+  if (route.body) set.add(413).add(415);
+  for (const s of route.errors ?? []) set.add(s);
+  return [...set].sort((a, b) => a - b);
+}
+
+export interface OpenApiInfo {
+  readonly title: string;
+  readonly version: string;
+  readonly description: string;
+  readonly serverUrl: string;
+}
+
+/** Builds the OpenAPI 3.1 document from the same route declarations that serve requests. */
+export function buildOpenApi(routes: readonly AnyRoute[], info: OpenApiInfo): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    if (route.hidden) continue;
+    const responses: Record<string, unknown> = {};
+    for (const [status, spec] of Object.entries(route.responses)) {
+      responses[status] = {
+        description: spec.description,
+        ...(spec.schema
+          ? { content: { 'application/json': { schema: plain(spec.schema) } } }
+          : spec.contentType
+            ? { content: { [spec.contentType]: {} } }
+            : {}),
+      };
+    }
+    for (const status of errorStatuses(route)) {
+      responses[String(status)] ??= {
+        description: ERROR_TEXT[status] ?? 'Error',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
+    }
+    const op: Record<string, unknown> = {
+      operationId: route.operationId,
+      summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
+      tags: route.tags,
+      parameters: parametersOf(route),
+      responses,
+      security: route.auth === 'a' ? [{ bearerAuth: [] }] : route.auth === 'b' ? [{ apiKeyAuth: [] }] : [],
+    };
+    if (route.body) {
+      op.requestBody = { required: true, content: { 'application/json': { schema: plain(route.body) } } };
+    }
+    const p = toOpenApiPath(route.path);
+    paths[p] = { ...(paths[p] ?? {}), [route.method]: op };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: info.title, version: info.version, description: info.description },
+    servers: [{ url: info.serverUrl }],
+    paths,
+    components: {
+      schemas: { Error: plain(ErrorBody) },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'Surface A: `Authorization: Bearer <API_KEY>`' },
+        apiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Surface B: `X-API-Key: <API_KEY>`' },
+      },
+    },
+  };
+}

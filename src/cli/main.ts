@@ -1,0 +1,3 @@
+import { runCli } from './outreach';
+
+void runCli();

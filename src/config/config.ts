@@ -1,0 +1,120 @@
+import path from 'node:path';
+import Ajv from 'ajv';
+import { ENV_VARS, type EnvVarSpec } from './env-schema';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/** The validated configuration one process runs with. Built once at start by `loadConfig`. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly publicBaseUrl: string;
+  readonly dataDir: string;
+  /** Undefined means: run the embedded PostgreSQL. */
+  readonly databaseUrl: string | undefined;
+  readonly databasePoolMax: number;
+  readonly embeddedPgPort: number;
+  /** Undefined means: run the embedded Temporal dev server. */
+  readonly temporalAddress: string | undefined;
+  readonly temporalNamespace: string;
+  readonly temporalTaskQueue: string;
+  readonly temporalUiUrl: string | undefined;
+  readonly temporalDevPort: number;
+  readonly temporalUiPort: number;
+  readonly logLevel: LogLevel;
+  readonly allowLoopbackEgress: boolean;
+  readonly trustProxy: boolean;
+  readonly validateResponses: boolean;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const ajv = new Ajv({ allErrors: false });
+
+const validators: Record<EnvVarSpec['kind'], (v: string) => boolean> = {
+  port: ajv.compile({ type: 'string', pattern: '^(0|[1-9][0-9]{0,4})$' }) as (v: string) => boolean,
+  integer: ajv.compile({ type: 'string', pattern: '^[1-9][0-9]{0,5}$' }) as (v: string) => boolean,
+  url: (v) => {
+    try {
+      new URL(v);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  string: ajv.compile({ type: 'string', minLength: 1, maxLength: 1000 }) as (v: string) => boolean,
+  path: ajv.compile({ type: 'string', minLength: 1 }) as (v: string) => boolean,
+  level: ajv.compile({ enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }) as (v: string) => boolean,
+  boolean: ajv.compile({ enum: ['true', 'false', '1', '0'] }) as (v: string) => boolean,
+};
+
+const hints: Record<EnvVarSpec['kind'], string> = {
+  port: 'a port number between 0 and 65535',
+  integer: 'a positive whole number',
+  url: 'an absolute URL',
+  string: 'a non-empty string',
+  path: 'a path',
+  level: 'one of fatal, error, warn, info, debug, trace, silent',
+  boolean: 'true or false',
+};
+
+/**
+ * Reads and checks every variable of ENV_VARS. An invalid value stops the process with a
+ * message that names the variable, before anything is started.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw = new Map<string, string | undefined>();
+  for (const spec of ENV_VARS) {
+    const given = env[spec.name];
+    const value = given === undefined || given === '' ? spec.default : given;
+    if (value !== undefined && !validators[spec.kind](value)) {
+      throw new ConfigError(`Invalid ${spec.name}=${JSON.stringify(value)}: expected ${hints[spec.kind]}.`);
+    }
+    if (spec.kind === 'port' && value !== undefined && Number(value) > 65535) {
+      throw new ConfigError(`Invalid ${spec.name}=${JSON.stringify(value)}: expected ${hints.port}.`);
+    }
+    raw.set(spec.name, value);
+  }
+  const get = (name: string): string | undefined => raw.get(name);
+  const need = (name: string): string => {
+    const v = raw.get(name);
+    if (v === undefined) throw new ConfigError(`${name} is required.`);
+    return v;
+  };
+  const flag = (name: string): boolean => ['true', '1'].includes(need(name));
+  const port = Number(need('PORT'));
+  const offsetPort = (name: string, offset: number): number => {
+    const v = get(name);
+    const p = v === undefined ? port + offset : Number(v);
+    if (p > 65535) throw new ConfigError(`${name} would be ${p} (PORT + ${offset}); set ${name} explicitly.`);
+    return p;
+  };
+  const databaseUrl = get('DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:$/.test(new URL(databaseUrl).protocol)) {
+    throw new ConfigError('Invalid DATABASE_URL: expected a postgres:// or postgresql:// URL.');
+  }
+  const temporalUiPort = offsetPort('TEMPORAL_UI_PORT', 5233);
+  const temporalAddress = get('TEMPORAL_ADDRESS');
+  const publicBaseUrl = (get('PUBLIC_BASE_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  return {
+    port,
+    host: need('HOST'),
+    publicBaseUrl,
+    dataDir: path.resolve(need('DATA_DIR')),
+    databaseUrl,
+    databasePoolMax: Number(need('DATABASE_POOL_MAX')),
+    embeddedPgPort: offsetPort('EMBEDDED_PG_PORT', 2433),
+    temporalAddress,
+    temporalNamespace: need('TEMPORAL_NAMESPACE'),
+    temporalTaskQueue: need('TEMPORAL_TASK_QUEUE'),
+    temporalUiUrl: get('TEMPORAL_UI_URL') ?? (temporalAddress === undefined ? `http://localhost:${temporalUiPort}` : undefined),
+    temporalDevPort: offsetPort('TEMPORAL_DEV_PORT', 4233),
+    temporalUiPort,
+    logLevel: need('LOG_LEVEL') as LogLevel,
+    allowLoopbackEgress: flag('ALLOW_LOOPBACK_EGRESS'),
+    trustProxy: flag('TRUST_PROXY'),
+    validateResponses: flag('VALIDATE_RESPONSES'),
+  };
+}

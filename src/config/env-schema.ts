@@ -1,0 +1,37 @@
+/**
+ * Every environment variable the service reads, with its default and what it means.
+ * `.env.example` and the docker-compose test are checked against this list, so a new
+ * variable is declared here once and nowhere else.
+ */
+export interface EnvVarSpec {
+  readonly name: string;
+  /** Default as the string a user would write in the environment; undefined = unset by default. */
+  readonly default?: string;
+  readonly description: string;
+  readonly kind: 'port' | 'url' | 'string' | 'level' | 'boolean' | 'path' | 'integer';
+}
+
+export const ENV_VARS: readonly EnvVarSpec[] = [
+  { name: 'PORT', default: '3000', kind: 'port', description: 'Port of the HTTP API (and dashboard).' },
+  { name: 'HOST', default: '127.0.0.1', kind: 'string', description: 'Interface the HTTP API binds to (0.0.0.0 in containers).' },
+  { name: 'PUBLIC_BASE_URL', kind: 'url', description: 'Public address of the API, used in dashboard and tracking links. Default: http://localhost:$PORT.' },
+  { name: 'DATA_DIR', default: './data', kind: 'path', description: 'Directory for everything the embedded default keeps (PostgreSQL cluster, Temporal dev server database).' },
+  { name: 'DATABASE_URL', kind: 'url', description: 'postgres:// URL of an external PostgreSQL. Unset: the service runs its own embedded PostgreSQL in $DATA_DIR.' },
+  { name: 'DATABASE_POOL_MAX', default: '10', kind: 'integer', description: 'Maximum connections in each process\'s database pool.' },
+  { name: 'EMBEDDED_PG_PORT', kind: 'port', description: 'Port of the embedded PostgreSQL. Default: $PORT + 2433 (5433 for PORT=3000).' },
+  { name: 'TEMPORAL_ADDRESS', kind: 'string', description: 'host:port of an external Temporal frontend. Unset: `npm start` runs its own Temporal dev server.' },
+  { name: 'TEMPORAL_NAMESPACE', default: 'default', kind: 'string', description: 'Temporal namespace of the campaign workflows.' },
+  { name: 'TEMPORAL_TASK_QUEUE', default: 'campaign-outreach', kind: 'string', description: 'Task queue the worker polls.' },
+  { name: 'TEMPORAL_UI_URL', kind: 'url', description: 'Address of the Temporal Web UI, printed at start. Default with the dev server: http://localhost:$TEMPORAL_UI_PORT.' },
+  { name: 'TEMPORAL_DEV_PORT', kind: 'port', description: 'Frontend port of the embedded Temporal dev server. Default: $PORT + 4233 (7233).' },
+  { name: 'TEMPORAL_UI_PORT', kind: 'port', description: 'Web UI port of the embedded Temporal dev server. Default: $PORT + 5233 (8233).' },
+  { name: 'TEMPORAL_CLI_PATH', kind: 'path', description: 'Use this `temporal` executable instead of the cached or built one.' },
+  { name: 'TEMPORAL_TEST_SERVER_PATH', kind: 'path', description: 'Use this time-skipping test server executable (takes the port as its only argument).' },
+  { name: 'OUTREACH_CACHE_DIR', kind: 'path', description: 'Cache for the Temporal binaries. Default: $XDG_CACHE_HOME/campaign-outreach/temporal (~/.cache/...).' },
+  { name: 'TRUST_PROXY', default: 'false', kind: 'boolean', description: 'Trust X-Forwarded-* headers (set when behind a reverse proxy).' },
+  { name: 'VALIDATE_RESPONSES', default: 'false', kind: 'boolean', description: 'Check every JSON response against its documented schema and fail loudly on a mismatch (tests turn it on).' },
+  { name: 'LOG_LEVEL', default: 'info', kind: 'level', description: 'pino log level: fatal, error, warn, info, debug, trace or silent.' },
+  { name: 'ALLOW_LOOPBACK_EGRESS', default: 'false', kind: 'boolean', description: 'Dev/test only: let outbound HTTP reach loopback addresses (webhooks, scraping). Never in production.' },
+];
+
+export const ENV_VAR_NAMES: ReadonlySet<string> = new Set(ENV_VARS.map((v) => v.name));

@@ -1,0 +1,25 @@
+/**
+ * Plans are configuration, not data: their figures drive quotas, usage and rate limits.
+ * An account stores only the plan's name.
+ */
+export type PlanName = 'free' | 'pro';
+
+export interface Plan {
+  readonly name: PlanName;
+  /** Emails an account may send in one UTC calendar month. */
+  readonly emailLimit: number;
+  readonly priceUsd: number;
+  /** Requests per minute on Surface A (Surface B is 100 on every plan). */
+  readonly surfaceARateLimit: number;
+}
+
+export const PLANS: Readonly<Record<PlanName, Plan>> = {
+  free: { name: 'free', emailLimit: 1_000, priceUsd: 0, surfaceARateLimit: 100 },
+  pro: { name: 'pro', emailLimit: 50_000, priceUsd: 99, surfaceARateLimit: 1_000 },
+};
+
+export const PLAN_NAMES = Object.keys(PLANS) as PlanName[];
+
+export function isPlanName(v: string): v is PlanName {
+  return Object.prototype.hasOwnProperty.call(PLANS, v);
+}

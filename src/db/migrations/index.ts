@@ -1,0 +1,15 @@
+import type { QueryInterface } from 'sequelize';
+import * as m20261121133000 from './20261121133000-accounts-api-keys';
+import * as m20261121133100 from './20261121133100-campaigns';
+
+export interface Migration {
+  readonly name: string;
+  up(q: QueryInterface): Promise<void>;
+  down(q: QueryInterface): Promise<void>;
+}
+
+/** In order of application. Names are timestamps, so they sort the same way. */
+export const MIGRATIONS: readonly Migration[] = [
+  { name: '20261121133000-accounts-api-keys', ...m20261121133000 },
+  { name: '20261121133100-campaigns', ...m20261121133100 },
+];

@@ -1,0 +1,24 @@
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import type { PlanName } from '../../config/plans';
+
+/** A customer of the service. One account is one organization; its plan's figures live in config. */
+export class Account extends Model<InferAttributes<Account>, InferCreationAttributes<Account>> {
+  declare id: string;
+  declare name: string;
+  declare plan: PlanName;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+export function initAccount(sequelize: Sequelize): void {
+  Account.init(
+    {
+      id: { type: DataTypes.TEXT, primaryKey: true },
+      name: { type: DataTypes.TEXT, allowNull: false },
+      plan: { type: DataTypes.TEXT, allowNull: false },
+      createdAt: DataTypes.DATE,
+      updatedAt: DataTypes.DATE,
+    },
+    { sequelize, tableName: 'accounts' },
+  );
+}

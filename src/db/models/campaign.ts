@@ -1,0 +1,87 @@
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+
+export const CAMPAIGN_STATUSES = ['starting', 'running', 'paused', 'budget_paused', 'completed', 'failed'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+/**
+ * A campaign as both surfaces see it. The workflow `campaign-<id>` owns the live status and
+ * mirrors every transition here; the row is what lists, filters and statistics read.
+ * Money columns are DECIMAL, which pg returns as strings: read them through `toUsd`.
+ */
+export class Campaign extends Model<InferAttributes<Campaign>, InferCreationAttributes<Campaign>> {
+  declare id: string;
+  declare accountId: string;
+  declare createdVia: 'a' | 'b';
+  declare name: string;
+  declare mcp: string;
+  declare targetUrl: string;
+  declare brandId: CreationOptional<string | null>;
+  declare targetAudience: CreationOptional<string | null>;
+  declare targetOutcome: CreationOptional<string | null>;
+  declare valueForTarget: CreationOptional<string | null>;
+  declare budgetMaxDailyUsd: CreationOptional<string | null>;
+  declare budgetMaxWeeklyUsd: CreationOptional<string | null>;
+  declare budgetMaxMonthlyUsd: CreationOptional<string | null>;
+  declare scheduleFrequency: CreationOptional<string>;
+  declare scheduleTrialDays: CreationOptional<number | null>;
+  declare scheduleStartDate: CreationOptional<string | null>;
+  declare timezone: CreationOptional<string>;
+  declare reportingFrequency: CreationOptional<string | null>;
+  declare reportingEmail: CreationOptional<string | null>;
+  declare reportingWebhookUrl: CreationOptional<string | null>;
+  declare calendarLink: CreationOptional<string | null>;
+  declare status: CreationOptional<CampaignStatus>;
+  declare statusReason: CreationOptional<string | null>;
+  declare startedAt: CreationOptional<Date | null>;
+  declare pausedAt: CreationOptional<Date | null>;
+  declare resumedAt: CreationOptional<Date | null>;
+  declare completedAt: CreationOptional<Date | null>;
+  declare failedAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+export function toUsd(v: string | null): number | null {
+  return v === null ? null : Number(v);
+}
+
+export function initCampaign(sequelize: Sequelize): void {
+  const text = (allowNull = true) => ({ type: DataTypes.TEXT, allowNull });
+  const money = () => ({ type: DataTypes.DECIMAL(12, 4), allowNull: true });
+  const time = () => ({ type: DataTypes.DATE, allowNull: true });
+  Campaign.init(
+    {
+      id: { type: DataTypes.TEXT, primaryKey: true },
+      accountId: text(false),
+      createdVia: text(false),
+      name: text(false),
+      mcp: text(false),
+      targetUrl: text(false),
+      brandId: text(),
+      targetAudience: text(),
+      targetOutcome: text(),
+      valueForTarget: text(),
+      budgetMaxDailyUsd: money(),
+      budgetMaxWeeklyUsd: money(),
+      budgetMaxMonthlyUsd: money(),
+      scheduleFrequency: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'daily' },
+      scheduleTrialDays: { type: DataTypes.INTEGER, allowNull: true },
+      scheduleStartDate: { type: DataTypes.DATEONLY, allowNull: true },
+      timezone: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'UTC' },
+      reportingFrequency: text(),
+      reportingEmail: text(),
+      reportingWebhookUrl: text(),
+      calendarLink: text(),
+      status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'starting' },
+      statusReason: text(),
+      startedAt: time(),
+      pausedAt: time(),
+      resumedAt: time(),
+      completedAt: time(),
+      failedAt: time(),
+      createdAt: DataTypes.DATE,
+      updatedAt: DataTypes.DATE,
+    },
+    { sequelize, tableName: 'campaigns' },
+  );
+}

@@ -1,0 +1,41 @@
+import { Client, Connection } from '@temporalio/client';
+
+export interface TemporalClientOptions {
+  readonly address: string;
+  readonly namespace: string;
+}
+
+/**
+ * One Temporal connection per process, opened on first use. `Connection.lazy` lets the API start
+ * (and answer /readyz with 503) while Temporal is still down, instead of failing at boot.
+ */
+export class TemporalClientProvider {
+  private client: Client | undefined;
+  private connection: Connection | undefined;
+
+  constructor(private readonly opts: TemporalClientOptions) {}
+
+  get namespace(): string {
+    return this.opts.namespace;
+  }
+
+  get(): Client {
+    if (!this.client) {
+      this.connection = Connection.lazy({ address: this.opts.address });
+      this.client = new Client({ connection: this.connection, namespace: this.opts.namespace });
+    }
+    return this.client;
+  }
+
+  /** Resolves when the frontend answers; rejects with the reason otherwise. */
+  async ping(timeoutMs: number): Promise<void> {
+    const { connection } = this.get();
+    await connection.withDeadline(Date.now() + timeoutMs, () => connection.workflowService.getSystemInfo({}));
+  }
+
+  async close(): Promise<void> {
+    await this.connection?.close();
+    this.connection = undefined;
+    this.client = undefined;
+  }
+}
