@@ -2,6 +2,7 @@ import { buildApp } from '../api/app';
 import type { Config } from '../config/config';
 import type { Logger } from '../log/logger';
 import { TemporalClientProvider } from '../temporal/client';
+import { installTemporalRuntime } from '../temporal/runtime-logging';
 import { startWorker, type RunningWorker } from '../worker/create-worker';
 import type { Database } from './database';
 import { listen, type RunningHttpServer } from './http-server';
@@ -16,6 +17,7 @@ export async function startApiRole(config: Config, log: Logger, db: Database, te
 
 /** The worker role: campaign workflows and activities on TEMPORAL_TASK_QUEUE. */
 export async function startWorkerRole(config: Config, log: Logger, db: Database, temporalAddress: string): Promise<RunningWorker> {
+  installTemporalRuntime(log);
   return startWorker({
     address: temporalAddress,
     namespace: config.temporalNamespace,

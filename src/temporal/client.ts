@@ -12,6 +12,7 @@ export interface TemporalClientOptions {
 export class TemporalClientProvider {
   private client: Client | undefined;
   private connection: Connection | undefined;
+  private probe: Connection | undefined;
 
   constructor(private readonly opts: TemporalClientOptions) {}
 
@@ -29,11 +30,16 @@ export class TemporalClientProvider {
 
   /** Resolves when the frontend answers; rejects with the reason otherwise. */
   async ping(timeoutMs: number): Promise<void> {
-    const { connection } = this.get();
-    await connection.withDeadline(Date.now() + timeoutMs, () => connection.workflowService.getSystemInfo({}));
+    // A separate channel without the SDK's retry interceptor: a readiness probe must answer within
+    // its deadline, and must not leave retries behind that outlive the connection at shutdown.
+    this.probe ??= Connection.lazy({ address: this.opts.address, interceptors: [] });
+    const probe = this.probe;
+    await probe.withDeadline(Date.now() + timeoutMs, () => probe.workflowService.getSystemInfo({}));
   }
 
   async close(): Promise<void> {
+    await this.probe?.close();
+    this.probe = undefined;
     await this.connection?.close();
     this.connection = undefined;
     this.client = undefined;

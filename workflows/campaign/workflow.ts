@@ -2,6 +2,7 @@ import {
   condition,
   log,
   proxyActivities,
+  setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
@@ -50,23 +51,32 @@ export async function campaignWorkflow(input: CampaignWorkflowInput): Promise<Ca
     trialEndsAt: state.trialEndsAt === null ? null : new Date(state.trialEndsAt).toISOString(),
   });
 
-  async function transition(status: CampaignStatus, reason: string | null): Promise<void> {
+  /** Markdown shown on the workflow's page in the Temporal Web UI. */
+  function describe(): string {
+    return [
+      `**Campaign** ${input.campaignId} (${input.mcp}) of account ${input.accountId}`,
+      `**Status** ${state.status}${state.reason === null ? '' : ` (${state.reason})`}`,
+      `**Started** ${state.startedAt === null ? 'not yet' : new Date(state.startedAt).toISOString()}`,
+      `**Trial ends** ${state.trialEndsAt === null ? 'no trial end' : new Date(state.trialEndsAt).toISOString()}`,
+    ].join('\n\n');
+  }
+
+  /** `at` is the logical instant (a timer's due time), not when the workflow task happened to run. */
+  async function transition(status: CampaignStatus, reason: string | null, at: number = Date.now()): Promise<void> {
     state.status = status;
     state.reason = reason;
     setSearchAttributes([{ key: CampaignStatusKey, value: status }]);
-    await recordCampaignTransition({ campaignId: input.campaignId, status, reason, at: new Date(Date.now()).toISOString() });
+    setCurrentDetails(describe());
+    await recordCampaignTransition({ campaignId: input.campaignId, status, reason, at: new Date(at).toISOString() });
   }
 
-  let pauseRequested = false;
-  let resumeRequested = false;
+  // Pause/resume requests in arrival order; applied by `drain` between waits.
+  const requests: Array<'pause' | 'resume'> = [];
   setHandler(statusQuery, view);
-  setHandler(pauseSignal, () => {
-    pauseRequested = true;
-  });
-  setHandler(resumeSignal, () => {
-    resumeRequested = true;
-  });
+  setHandler(pauseSignal, () => void requests.push('pause'));
+  setHandler(resumeSignal, () => void requests.push('resume'));
 
+  setCurrentDetails(describe());
   setSearchAttributes([
     { key: CampaignIdKey, value: input.campaignId },
     { key: AccountIdKey, value: input.accountId },
@@ -74,48 +84,46 @@ export async function campaignWorkflow(input: CampaignWorkflowInput): Promise<Ca
     { key: CampaignStatusKey, value: state.status },
   ]);
 
-  /** Applies pending pause/resume requests; returns once the campaign is not paused. */
-  async function honourPause(): Promise<void> {
-    for (;;) {
-      if (pauseRequested && state.status !== 'paused') {
-        pauseRequested = false;
-        resumeRequested = false;
+  let lastResumeAt = 0;
+
+  /** Applies pending requests; a pause while paused or a resume while not paused changes nothing. */
+  async function drain(): Promise<void> {
+    for (let r = requests.shift(); r !== undefined; r = requests.shift()) {
+      if (r === 'pause' && state.status !== 'paused') {
         state.pausedFrom = state.status;
         await transition('paused', 'manual');
+      } else if (r === 'resume' && state.status === 'paused') {
+        lastResumeAt = Date.now();
+        await transition(state.pausedFrom ?? 'running', null);
+        state.pausedFrom = null;
       }
-      if (state.status !== 'paused') return;
-      await condition(() => resumeRequested);
-      resumeRequested = false;
-      pauseRequested = false;
-      await transition(state.pausedFrom ?? 'running', null);
     }
   }
 
-  /** Sleeps until `until` (epoch ms), pausing and resuming as asked on the way. */
-  async function waitUntil(until: number): Promise<void> {
-    for (;;) {
-      await honourPause();
-      const left = until - Date.now();
-      if (left <= 0) return;
-      await condition(() => pauseRequested, left);
-    }
+  /** Waits for the next request, or until `deadline` (epoch ms) when given; then applies requests. */
+  async function waitForRequests(deadline?: number): Promise<void> {
+    if (deadline === undefined) await condition(() => requests.length > 0);
+    else await condition(() => requests.length > 0, Math.max(deadline - Date.now(), 1));
+    await drain();
   }
 
-  if (input.startDate !== undefined) await waitUntil(startOfUtcDate(input.startDate));
-  await honourPause();
-  state.startedAt = Date.now();
+  // Starting: nothing runs before the start date, nor while paused. The trial clock starts when
+  // the campaign first runs.
+  const startAt = input.startDate === undefined ? Date.now() : startOfUtcDate(input.startDate);
+  while (Date.now() < startAt || state.status === 'paused') {
+    await waitForRequests(state.status === 'paused' ? undefined : startAt);
+  }
+  // On its start date, or when resumed after it.
+  state.startedAt = Math.max(startAt, lastResumeAt);
   state.trialEndsAt = input.trialDays === undefined ? null : state.startedAt + input.trialDays * DAY_MS;
-  await transition('running', null);
+  await transition('running', null, state.startedAt);
   log.info('campaign running', { campaignId: input.campaignId, workflowId: workflowInfo().workflowId });
 
+  // Running: the trial is calendar time, so it ends on its day even while the campaign is paused.
   if (state.trialEndsAt === null) {
-    // No trial end: runs until a later stage's schedule ends it; pause/resume keep working.
-    for (;;) {
-      await honourPause();
-      await condition(() => pauseRequested);
-    }
+    for (;;) await waitForRequests();
   }
-  await waitUntil(state.trialEndsAt);
-  await transition('completed', 'trial_ended');
+  while (Date.now() < state.trialEndsAt) await waitForRequests(state.trialEndsAt);
+  await transition('completed', 'trial_ended', state.trialEndsAt);
   return view();
 }

@@ -48,14 +48,20 @@ function compile(route: AnyRoute, validateResponses: boolean): Validators {
 }
 
 /**
- * Turns each route declaration into a Koa route: [body parser] -> auth -> validate -> handler.
+ * Turns each route declaration into a Koa route: auth -> [body parser] -> validate -> handler.
  * Handlers receive validated, typed input and never read the raw request themselves.
  */
 export function mountRoutes(routes: readonly AnyRoute[], deps: AppDeps): Router {
   const router = new Router();
   for (const route of routes) {
     const v = compile(route, deps.config.validateResponses);
-    const chain: Middleware[] = [];
+    // Authentication first: an unauthenticated caller cannot make us read a 1 MB body.
+    const chain: Middleware[] = [
+      async (ctx, next) => {
+        ctx.state.auth = route.auth === 'none' ? undefined : await authenticate(ctx, route.auth, deps);
+        await next();
+      },
+    ];
     if (route.body) {
       chain.push(async (ctx, next) => {
         requireJson(ctx);
@@ -63,8 +69,7 @@ export function mountRoutes(routes: readonly AnyRoute[], deps: AppDeps): Router 
       }, jsonBody);
     }
     chain.push(async (ctx) => {
-      const auth = route.auth === 'none' ? undefined : await authenticate(ctx, route.auth, deps);
-      ctx.state.auth = auth;
+      const auth = ctx.state.auth as HandlerContext<'a'>['auth'] | undefined;
       const params: Record<string, unknown> = { ...ctx.params };
       const query: Record<string, unknown> = { ...ctx.query };
       v.params?.(params);

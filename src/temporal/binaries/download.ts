@@ -56,13 +56,12 @@ interface DownloadInfo {
 async function fetchDownloadInfo(artifact: DownloadArtifact, sdkVersion: string): Promise<DownloadInfo> {
   const { platform, arch } = platformParams();
   const url = new URL(`${DOWNLOAD_BASE}/${artifact}/default`);
-  url.search = new URLSearchParams({
-    arch,
-    platform,
-    format: 'tar.gz',
-    'sdk-name': 'sdk-typescript',
-    'sdk-version': sdkVersion,
-  }).toString();
+  const params = new URLSearchParams({ arch, platform });
+  // Same query as the SDK: it asks for a format for the CLI only.
+  if (artifact === 'cli') params.set('format', 'tar.gz');
+  params.set('sdk-name', 'sdk-typescript');
+  params.set('sdk-version', sdkVersion);
+  url.search = params.toString();
   let res: Response;
   try {
     res = await fetch(url, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
@@ -85,10 +84,14 @@ async function fetchDownloadInfo(artifact: DownloadArtifact, sdkVersion: string)
 
 async function downloadFile(url: string, dest: string, onProgress: ProgressFn, label: string): Promise<void> {
   const controller = new AbortController();
-  let stallTimer = setTimeout(() => controller.abort(), PROBE_TIMEOUT_MS * 5);
+  const abort = (): void => {
+    controller.abort();
+  };
+  // Until the first byte: the service answered the probe moments ago, so a slow start means trouble.
+  let stallTimer = setTimeout(abort, PROBE_TIMEOUT_MS * 5);
   const resetStall = (): void => {
     clearTimeout(stallTimer);
-    stallTimer = setTimeout(() => controller.abort(), STALL_TIMEOUT_MS);
+    stallTimer = setTimeout(abort, STALL_TIMEOUT_MS);
   };
   let received = 0;
   let total = 0;
@@ -102,7 +105,7 @@ async function downloadFile(url: string, dest: string, onProgress: ProgressFn, l
     total = Number(res.headers.get('content-length') ?? 0);
     onProgress(`${label}: downloading ${url}${total ? ` (${mb(total)})` : ''}`);
     resetStall();
-    for await (const chunk of res.body) {
+    for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
       resetStall();
       received += chunk.byteLength;
       await out.write(chunk);

@@ -44,7 +44,7 @@ export async function withLock<T>(lockDir: string, fn: () => Promise<T>, opts: L
     if (await tryAcquire(lockDir, token)) break;
     const stale = await staleReason(lockDir, staleMs);
     if (stale) {
-      opts.onProgress?.(`removing stale lock ${lockDir} (${stale})`);
+      opts.onProgress?.(`removing stale lock ${lockDir} (${stale.reason})`);
       await breakLock(lockDir, stale.token);
       continue;
     }
@@ -108,7 +108,7 @@ function processAlive(pid: number): boolean {
 
 interface Stale {
   token: string | undefined;
-  toString(): string;
+  reason: string;
 }
 
 async function staleReason(lockDir: string, staleMs: number): Promise<Stale | undefined> {
@@ -120,11 +120,11 @@ async function staleReason(lockDir: string, staleMs: number): Promise<Stale | un
   }
   const owner = await readOwner(lockDir);
   if (owner && owner.host === os.hostname() && !processAlive(owner.pid)) {
-    return { token: owner.token, toString: () => `owner pid ${owner.pid} is gone` };
+    return { token: owner.token, reason: `owner pid ${owner.pid} is gone` };
   }
   const age = Date.now() - mtimeMs;
   if (age > staleMs) {
-    return { token: owner?.token, toString: () => `no heartbeat for ${formatElapsed(age)}` };
+    return { token: owner?.token, reason: `no heartbeat for ${formatElapsed(age)}` };
   }
   return undefined;
 }

@@ -29,9 +29,15 @@ function canConnect(port: number, host: string): Promise<boolean> {
       socket.destroy();
       resolve(ok);
     };
-    socket.setTimeout(1_000, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
+    socket.setTimeout(1_000, () => {
+      done(false);
+    });
+    socket.once('connect', () => {
+      done(true);
+    });
+    socket.once('error', () => {
+      done(false);
+    });
   });
 }
 

@@ -33,5 +33,7 @@ export function startHeartbeat(
     onProgress(`${label}: still working (${formatElapsed(Date.now() - started)})${extra ? ` - ${extra}` : ''}`);
   }, intervalMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    clearInterval(timer);
+  };
 }

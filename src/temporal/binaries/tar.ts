@@ -101,7 +101,7 @@ export async function extractTarGzEntry(archiveFile: string, entryName: string, 
         await fs.chmod(destFile, 0o755);
         return true;
       }
-      await reader.forward(size + padding(size), async () => undefined);
+      await reader.forward(size + padding(size), () => Promise.resolve());
     }
   } finally {
     await iterator.return?.();

@@ -29,8 +29,10 @@ async function buildWithGo(stagingDir: string, onProgress: ProgressFn): Promise<
     throw new Error(`Go is too old (${probe.output.trim()}); need >= ${MIN_GO.join('.')}`);
   }
   onProgress(`building the Temporal CLI ${TEMPORAL_CLI_VERSION} with ${probe.output.trim()}; this takes a few minutes`);
-  // -v lists packages as they compile: the progress heartbeat shows the latest one.
-  await runCommand('go', ['install', '-v', `${CLI_MODULE}@${TEMPORAL_CLI_VERSION}`], {
+  // Same flags as the official release build (stripped, real version string instead of "0.0.0-DEV");
+  // -v lists packages as they compile, so the progress heartbeat shows the latest one.
+  const ldflags = `-s -w -X github.com/temporalio/cli/temporalcli.Version=${TEMPORAL_CLI_VERSION.replace(/^v/, '')}`;
+  await runCommand('go', ['install', '-v', `-ldflags=${ldflags}`, `${CLI_MODULE}@${TEMPORAL_CLI_VERSION}`], {
     label: 'go install temporal CLI',
     onProgress,
     // cwd = staging so that no go.mod / go.work around the caller's cwd can influence the build.

@@ -1,0 +1,88 @@
+import { expect } from 'chai';
+import { createAccount, request, startTestApi, surfaceA, surfaceB, type JsonResponse, type TestApi } from '../support/api';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+
+/** Every error is JSON `{"error": "..."}`: no HTML page, no stack trace, no library message. */
+function expectErrorBody(res: JsonResponse, status: number): void {
+  expect(res.status, res.text).to.equal(status);
+  expect(res.headers.get('content-type')).to.match(/^application\/json/);
+  expect(Object.keys(res.body)).to.deep.equal(['error']);
+  expect(res.text).not.to.match(/<html|at .*\.ts:\d+|node_modules/i);
+}
+
+describe('errors and request validation', () => {
+  let db: TestDatabase;
+  let api: TestApi;
+  let key: string;
+
+  before(async () => {
+    db = await createTestDatabase();
+    api = await startTestApi(db.sequelize);
+    key = (await createAccount(db.sequelize)).apiKey;
+  });
+  after(async () => {
+    await api.close();
+    await db.drop();
+  });
+
+  const post = (path: string, body: string | Buffer, contentType = 'application/json') =>
+    request(`${api.baseUrl}${path}`, { method: 'POST', headers: { ...surfaceB(key), 'Content-Type': contentType }, body });
+
+  it('malformed JSON is a 400 and creates nothing', async () => {
+    const before = await db.sequelize.query('SELECT count(*)::int AS n FROM api_keys');
+    const res = await post('/v1/api-keys', '{"label": ');
+    expectErrorBody(res, 400);
+    expect(res.body.error).to.equal('Malformed JSON in request body');
+    expect(await db.sequelize.query('SELECT count(*)::int AS n FROM api_keys')).to.deep.equal(before);
+  });
+
+  it('a body over 1 MB is a 413', async () => {
+    const res = await post('/v1/api-keys', JSON.stringify({ label: 'x'.repeat(1_100_000) }));
+    expectErrorBody(res, 413);
+  });
+
+  it('a body that is not JSON is a 415', async () => {
+    expectErrorBody(await post('/v1/api-keys', 'label=x', 'application/x-www-form-urlencoded'), 415);
+  });
+
+  it('wrong types, unknown fields and out-of-range values are 400s that name the field', async () => {
+    const wrongType = await post('/v1/api-keys', JSON.stringify({ label: 42 }));
+    expectErrorBody(wrongType, 400);
+    expect(wrongType.body.error).to.equal('body.label must be string');
+    const unknown = await post('/v1/api-keys', JSON.stringify({ label: 'x', admin: true }));
+    expectErrorBody(unknown, 400);
+    expect(unknown.body.error).to.equal('body has unknown field "admin"');
+    const notObject = await post('/v1/api-keys', JSON.stringify(['x']));
+    expectErrorBody(notObject, 400);
+  });
+
+  it('page and per_page are bounded; a status filter takes only the six statuses', async () => {
+    for (const q of ['per_page=101', 'per_page=0', 'page=0', 'page=abc', 'status=archived', 'per_page=1e9']) {
+      const res = await request(`${api.baseUrl}/campaigns?${q}`, { headers: surfaceA(key) });
+      expectErrorBody(res, 400);
+      expect(res.body.error, q).to.match(/^query\./);
+    }
+    const ok = await request(`${api.baseUrl}/campaigns?per_page=100&page=3&status=running`, { headers: surfaceA(key) });
+    expect(ok.status).to.equal(200);
+    expect(ok.body.pagination).to.deep.equal({ total: 0, page: 3, per_page: 100 });
+  });
+
+  it('an unknown path is a JSON 404 and a known path with the wrong method a 405 with Allow', async () => {
+    expectErrorBody(await request(`${api.baseUrl}/nowhere`), 404);
+    const res = await request(`${api.baseUrl}/v1/me`, { method: 'DELETE', headers: surfaceB(key) });
+    expectErrorBody(res, 405);
+    expect(res.headers.get('allow')).to.equal('GET');
+  });
+
+  it('authentication comes before validation: a bad key with a bad body is 401', async () => {
+    const res = await request(`${api.baseUrl}/v1/api-keys`, { method: 'POST', headers: { 'X-API-Key': 'nope', 'Content-Type': 'application/json' }, body: '{"label": 1}' });
+    expectErrorBody(res, 401);
+  });
+
+  it('every response carries a request id, echoing a sane one from the caller', async () => {
+    const mine = await request(`${api.baseUrl}/healthz`, { headers: { 'X-Request-Id': 'trace-123' } });
+    expect(mine.headers.get('x-request-id')).to.equal('trace-123');
+    const hostile = await request(`${api.baseUrl}/healthz`, { headers: { 'X-Request-Id': 'a b\tc' } });
+    expect(hostile.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+  });
+});

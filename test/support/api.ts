@@ -1,0 +1,62 @@
+import type { Sequelize } from 'sequelize';
+import { AccountService } from '../../src/accounts/account-service';
+import { buildApp } from '../../src/api/app';
+import { loadConfig } from '../../src/config/config';
+import type { PlanName } from '../../src/config/plans';
+import { createLogger } from '../../src/log/logger';
+import { listen, type RunningHttpServer } from '../../src/runtime/http-server';
+import { TemporalClientProvider } from '../../src/temporal/client';
+
+export interface TestApi {
+  readonly baseUrl: string;
+  readonly openapi: Record<string, unknown>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real Koa app on a real socket (port 0), with response validation on: a response that does
+ * not match its documented schema fails the request, so every test also checks the OpenAPI document.
+ */
+export async function startTestApi(sequelize: Sequelize, opts: { temporalAddress?: string } = {}): Promise<TestApi> {
+  const config = loadConfig({ PORT: '0', VALIDATE_RESPONSES: 'true', LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent' });
+  // Nothing listens on port 1: the Temporal-dependent checks see "unreachable" unless a test gives an address.
+  const temporal = new TemporalClientProvider({ address: opts.temporalAddress ?? '127.0.0.1:1', namespace: 'default' });
+  const { app, openapi } = buildApp({ config, sequelize, log: createLogger('silent', 'test'), temporal });
+  const server: RunningHttpServer = await listen(app, '127.0.0.1', 0);
+  return {
+    baseUrl: server.url.replace('localhost', '127.0.0.1'),
+    openapi,
+    close: async () => {
+      await server.close(1_000);
+      await temporal.close();
+    },
+  };
+}
+
+export async function createAccount(sequelize: Sequelize, plan: PlanName = 'free', name = 'Test Co'): Promise<{ accountId: string; apiKey: string; keyId: string }> {
+  const { account, key } = await new AccountService(sequelize).createAccount(name, plan);
+  return { accountId: account.id, apiKey: key.apiKey, keyId: key.keyId };
+}
+
+export interface JsonResponse<T = Record<string, unknown>> {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: T;
+  readonly text: string;
+}
+
+/** fetch with the body read as text and, when it parses, as JSON. */
+export async function request<T = Record<string, unknown>>(url: string, init: RequestInit = {}): Promise<JsonResponse<T>> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: body as T, text };
+}
+
+export const surfaceA = (key: string): Record<string, string> => ({ Authorization: `Bearer ${key}` });
+export const surfaceB = (key: string): Record<string, string> => ({ 'X-API-Key': key });
