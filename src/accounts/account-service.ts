@@ -1,4 +1,4 @@
-import type { Sequelize } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import { isPlanName, type PlanName } from '../config/plans';
 import { generateApiKey } from '../auth/api-key-format';
 import { Account, ApiKey } from '../db/models';
@@ -61,7 +61,7 @@ export class AccountService {
     return summarise(key);
   }
 
-  private async insertKey(accountId: string, label: string | null, transaction?: import('sequelize').Transaction): Promise<IssuedKey> {
+  private async insertKey(accountId: string, label: string | null, transaction?: Transaction): Promise<IssuedKey> {
     const generated = generateApiKey();
     const row = await ApiKey.create(
       { id: newId('key'), accountId, prefix: generated.prefix, keyHash: generated.hash, label },

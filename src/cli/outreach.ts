@@ -8,6 +8,7 @@ import { AccountNotFound, AccountService, KeyNotFound, type KeySummary } from '.
 import { ConfigError, loadConfig } from '../config/config';
 import { isPlanName, PLAN_NAMES, type PlanName } from '../config/plans';
 import { createLogger } from '../log/logger';
+import { loadDotEnv } from '../runtime/boot';
 import { openDatabase, type Database } from '../runtime/database';
 
 class UserError extends Error {}
@@ -27,6 +28,7 @@ const renderKey = (k: KeySummary) => ({
 });
 
 async function withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
+  loadDotEnv();
   const config = loadConfig();
   // Logs on stderr, and quiet: stdout carries exactly the command's JSON.
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, 'cli');

@@ -3,6 +3,7 @@ import { createLogger, type Logger } from '../log/logger';
 
 /** Loads the configuration or exits with a message naming the bad variable. */
 export function boot(role: string): { config: Config; log: Logger } {
+  loadDotEnv();
   let config: Config;
   try {
     config = loadConfig();
@@ -24,4 +25,13 @@ export function fatal(log: Logger | undefined, err: unknown): never {
   }
   process.stderr.write(`\n${(err as Error).message ?? String(err)}\n`);
   process.exit(1);
+}
+
+/** Reads `.env` from the working directory when there is one; variables already set win. */
+export function loadDotEnv(file = '.env'): void {
+  try {
+    process.loadEnvFile(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
 }

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { ApiKey } from '../../src/db/models';
 import { createAccount, request, startTestApi, surfaceA, surfaceB, type JsonResponse, type TestApi } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 
@@ -29,11 +30,12 @@ describe('errors and request validation', () => {
     request(`${api.baseUrl}${path}`, { method: 'POST', headers: { ...surfaceB(key), 'Content-Type': contentType }, body });
 
   it('malformed JSON is a 400 and creates nothing', async () => {
-    const before = await db.sequelize.query('SELECT count(*)::int AS n FROM api_keys');
+    const count = async (): Promise<number> => (await ApiKey.count());
+    const before = await count();
     const res = await post('/v1/api-keys', '{"label": ');
     expectErrorBody(res, 400);
     expect(res.body.error).to.equal('Malformed JSON in request body');
-    expect(await db.sequelize.query('SELECT count(*)::int AS n FROM api_keys')).to.deep.equal(before);
+    expect(await count()).to.equal(before);
   });
 
   it('a body over 1 MB is a 413', async () => {

@@ -1,0 +1,100 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from './ports';
+
+const ROOT = path.join(__dirname, '..', '..');
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+
+export interface StackEnv {
+  readonly dataDir: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly baseUrl: string;
+}
+
+/** A DATA_DIR and a set of free ports for one copy of the service. */
+export async function stackEnv(): Promise<StackEnv> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'outreach-e2e-'));
+  await fs.chmod(dataDir, 0o755); // the embedded cluster may run as the `postgres` user
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(await freePort()),
+    TEMPORAL_DEV_PORT: String(await freePort()),
+    TEMPORAL_UI_PORT: String(await freePort()),
+    LOG_LEVEL: 'warn',
+  };
+  delete env.DATABASE_URL;
+  delete env.TEMPORAL_ADDRESS;
+  return { dataDir, env, baseUrl: `http://127.0.0.1:${port}` };
+}
+
+export interface RunningStack {
+  readonly child: ChildProcess;
+  /** What the service printed on stderr (the banner with the addresses). */
+  stderr(): string;
+  readonly readyMs: number;
+}
+
+/** Starts `npm start`'s entry point as a child process and waits for its "ready" banner. */
+export async function startStack(s: StackEnv, timeoutMs = 180_000): Promise<RunningStack> {
+  const started = Date.now();
+  const child = spawn(TSX, ['src/entry/start.ts'], { cwd: ROOT, env: s.env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr?.on('data', (c: Buffer) => (err += c.toString('utf8')));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service not ready after ${timeoutMs} ms:\n${err}`)), timeoutMs);
+    const check = (): void => {
+      if (/Campaign Outreach is ready/.test(err)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stderr?.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited with code ${code} before it was ready:\n${err}`));
+    });
+  });
+  return { child, stderr: () => err, readyMs: Date.now() - started };
+}
+
+/** SIGTERM, then the exit code (or null when killed by a signal). */
+export function stopStack(stack: RunningStack, timeoutMs = 60_000): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    if (stack.child.exitCode !== null) return resolve(stack.child.exitCode);
+    const timer = setTimeout(() => {
+      stack.child.kill('SIGKILL');
+      reject(new Error('service did not stop within the grace period'));
+    }, timeoutMs);
+    stack.child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+    stack.child.kill('SIGTERM');
+  });
+}
+
+/** Runs the operator CLI against the same DATA_DIR; resolves with its stdout. */
+export function runCli(s: StackEnv, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'outreach.js'), ...args], { cwd: ROOT, env: s.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
