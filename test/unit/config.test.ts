@@ -38,7 +38,7 @@ describe('configuration', () => {
   }
 
   it('rejects a PORT whose derived ports would not exist, and says which variable to set', () => {
-    expect(() => loadConfig({ PORT: '65000' })).to.throw(ConfigError, /(EMBEDDED_PG_PORT|TEMPORAL_DEV_PORT|TEMPORAL_UI_PORT).*set it explicitly|set (EMBEDDED_PG_PORT|TEMPORAL_DEV_PORT|TEMPORAL_UI_PORT) explicitly/);
+    expect(() => loadConfig({ PORT: '65000' })).to.throw(ConfigError, /set (EMBEDDED_PG_PORT|TEMPORAL_DEV_PORT|TEMPORAL_UI_PORT) explicitly/);
     expect(() => loadConfig({ PORT: '65000', EMBEDDED_PG_PORT: '5500', TEMPORAL_DEV_PORT: '7300', TEMPORAL_UI_PORT: '8300' })).not.to.throw();
   });
 
