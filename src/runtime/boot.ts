@@ -19,6 +19,10 @@ export function boot(role: string): { config: Config; log: Logger } {
 
 /** Last resort for an entry point's main(): log, then exit non-zero. */
 export function fatal(log: Logger | undefined, err: unknown): never {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`Configuration error: ${err.message}\nSee .env.example for every variable and its default.\n`);
+    process.exit(78);
+  }
   if (log) {
     log.fatal({ err }, 'failed to start');
     log.flush();

@@ -1,0 +1,120 @@
+import { Client, Connection } from '@temporalio/client';
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { newId } from '../../src/accounts/ids';
+import { Campaign } from '../../src/db/models';
+import { startTemporalDevServer, type DevServer } from '../../src/embedded/temporal-dev-server';
+import { campaignWorkflow } from '../../workflows';
+import { campaignWorkflowId, pauseSignal } from '../../workflows/campaign/contract';
+import { createAccount, request, surfaceB } from '../support/api';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { freePort } from '../support/ports';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+function startRole(entry: 'api' | 'worker', env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
+  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [`src/entry/${entry}.ts`], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  child.stderr?.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  return { child, output: () => out };
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function stop(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve(child.exitCode);
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+}
+
+/**
+ * Production shape: `start:api` and `start:worker` as separate processes against an external
+ * PostgreSQL and an external Temporal server (here: the suite's PostgreSQL and a dev server).
+ */
+describe('the API and worker roles on external PostgreSQL and Temporal', function () {
+  this.timeout(5 * 60_000);
+  let db: TestDatabase;
+  let temporalDir: string;
+  let temporal: DevServer;
+  let api: ReturnType<typeof startRole>;
+  let worker: ReturnType<typeof startRole>;
+  let baseUrl: string;
+  const taskQueue = 'roles-test';
+
+  before(async () => {
+    db = await createTestDatabase();
+    temporalDir = await fs.mkdtemp(path.join(os.tmpdir(), 'outreach-temporal-'));
+    temporal = await startTemporalDevServer({ dataDir: temporalDir, port: await freePort(), uiPort: await freePort(), namespace: 'default', log: () => undefined });
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    const env = { ...process.env, DATABASE_URL: db.url, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: taskQueue, PORT: String(port), LOG_LEVEL: 'warn' };
+    worker = startRole('worker', env);
+    api = startRole('api', env);
+  });
+  after(async () => {
+    await Promise.all([api && stop(api.child), worker && stop(worker.child)]);
+    await temporal?.stop();
+    await fs.rm(temporalDir, { recursive: true, force: true });
+    await db.drop();
+  });
+
+  it('refuses to start a single role without external services, naming the variable', async () => {
+    const lone = startRole('api', { ...process.env, DATABASE_URL: '', TEMPORAL_ADDRESS: '', LOG_LEVEL: 'warn' });
+    const code = await new Promise<number | null>((resolve) => lone.child.once('exit', resolve));
+    expect(code).to.equal(78);
+    expect(lone.output()).to.include('DATABASE_URL is required');
+  });
+
+  it('the API answers ready and authenticates against the shared database', async () => {
+    await until('api ready', async () => ((await request(`${baseUrl}/readyz`)).status === 200 ? true : undefined));
+    const { apiKey, accountId } = await createAccount(db.sequelize);
+    const me = await request<{ account: { id: string } }>(`${baseUrl}/v1/me`, { headers: surfaceB(apiKey) });
+    expect(me.body.account.id).to.equal(accountId);
+  });
+
+  it('the worker runs campaign workflows and mirrors their transitions into PostgreSQL', async () => {
+    const { accountId } = await createAccount(db.sequelize);
+    const campaign = await Campaign.create({ id: newId('cmp'), accountId, createdVia: 'a', name: 'Roles', mcp: 'sales_outreach', targetUrl: 'https://example.com' });
+    const connection = await Connection.connect({ address: temporal.address });
+    try {
+      const client = new Client({ connection });
+      const handle = await client.workflow.start(campaignWorkflow, {
+        taskQueue,
+        workflowId: campaignWorkflowId(campaign.id),
+        args: [{ campaignId: campaign.id, accountId, mcp: 'sales_outreach', trialDays: 14 }],
+      });
+      await until('running', async () => ((await Campaign.findByPk(campaign.id))?.status === 'running' ? true : undefined));
+      await handle.signal(pauseSignal);
+      const paused = await until('paused', async () => {
+        const row = await Campaign.findByPk(campaign.id);
+        return row?.status === 'paused' ? row : undefined;
+      });
+      expect(paused.statusReason).to.equal('manual');
+      expect(paused.pausedAt).to.be.instanceOf(Date);
+      const described = await handle.describe();
+      expect(described.searchAttributes).to.deep.include({ CampaignStatus: ['paused'], AccountId: [accountId], CampaignId: [campaign.id] });
+      await handle.terminate('test over');
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('both roles shut down cleanly on SIGTERM', async () => {
+    expect(await stop(worker.child), worker.output()).to.equal(0);
+    expect(await stop(api.child), api.output()).to.equal(0);
+  });
+});
