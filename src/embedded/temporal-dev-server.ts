@@ -4,7 +4,7 @@ import path from 'node:path';
 import { CAMPAIGN_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 import { ensureTemporalCli } from '../temporal/binaries';
 import { stopProcess } from './child-process';
-import { portIsFree, waitForPort } from './wait-for-port';
+import { portIsFree, waitForPort } from '../net/ports';
 
 export interface DevServerOptions {
   readonly dataDir: string;
@@ -56,8 +56,9 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<De
   });
   const alive = (): boolean => child.exitCode === null && child.signalCode === null;
   try {
-    await waitForPort('127.0.0.1', opts.port, 60_000, alive);
-    await waitForPort('127.0.0.1', opts.uiPort, 30_000, alive);
+    const abortReason = (): string | undefined => (alive() ? undefined : 'the dev server exited during start');
+    await waitForPort(opts.port, { timeoutMs: 60_000, abortReason });
+    await waitForPort(opts.uiPort, { timeoutMs: 30_000, abortReason });
   } catch (err) {
     await stopProcess(child, 'SIGTERM', 5_000);
     throw new Error(`Temporal dev server did not start: ${(err as Error).message}\n${stderr.trim()}`);

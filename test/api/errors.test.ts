@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { ApiKey } from '../../src/db/models';
-import { createAccount, request, startTestApi, surfaceA, surfaceB, type JsonResponse, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { createAccount, request, surfaceA, surfaceB, type JsonResponse, useTestApi } from '../support/api';
 
 /** Every error is JSON `{"error": "..."}`: no HTML page, no stack trace, no library message. */
 function expectErrorBody(res: JsonResponse, status: number): void {
@@ -12,22 +11,14 @@ function expectErrorBody(res: JsonResponse, status: number): void {
 }
 
 describe('errors and request validation', () => {
-  let db: TestDatabase;
-  let api: TestApi;
+  const t = useTestApi();
   let key: string;
-
   before(async () => {
-    db = await createTestDatabase();
-    api = await startTestApi(db.sequelize);
-    key = (await createAccount(db.sequelize)).apiKey;
-  });
-  after(async () => {
-    await api.close();
-    await db.drop();
+    key = (await createAccount(t.db.sequelize)).apiKey;
   });
 
   const post = (path: string, body: string | Buffer, contentType = 'application/json') =>
-    request(`${api.baseUrl}${path}`, { method: 'POST', headers: { ...surfaceB(key), 'Content-Type': contentType }, body });
+    request(`${t.api.baseUrl}${path}`, { method: 'POST', headers: { ...surfaceB(key), 'Content-Type': contentType }, body });
 
   it('malformed JSON is a 400 and creates nothing', async () => {
     const count = async (): Promise<number> => (await ApiKey.count());
@@ -60,31 +51,31 @@ describe('errors and request validation', () => {
 
   it('page and per_page are bounded; a status filter takes only the six statuses', async () => {
     for (const q of ['per_page=101', 'per_page=0', 'page=0', 'page=abc', 'status=archived', 'per_page=1e9']) {
-      const res = await request(`${api.baseUrl}/campaigns?${q}`, { headers: surfaceA(key) });
+      const res = await request(`${t.api.baseUrl}/campaigns?${q}`, { headers: surfaceA(key) });
       expectErrorBody(res, 400);
       expect(res.body.error, q).to.match(/^query\./);
     }
-    const ok = await request(`${api.baseUrl}/campaigns?per_page=100&page=3&status=running`, { headers: surfaceA(key) });
+    const ok = await request(`${t.api.baseUrl}/campaigns?per_page=100&page=3&status=running`, { headers: surfaceA(key) });
     expect(ok.status).to.equal(200);
     expect(ok.body.pagination).to.deep.equal({ total: 0, page: 3, per_page: 100 });
   });
 
   it('an unknown path is a JSON 404 and a known path with the wrong method a 405 with Allow', async () => {
-    expectErrorBody(await request(`${api.baseUrl}/nowhere`), 404);
-    const res = await request(`${api.baseUrl}/v1/me`, { method: 'DELETE', headers: surfaceB(key) });
+    expectErrorBody(await request(`${t.api.baseUrl}/nowhere`), 404);
+    const res = await request(`${t.api.baseUrl}/v1/me`, { method: 'DELETE', headers: surfaceB(key) });
     expectErrorBody(res, 405);
     expect(res.headers.get('allow')).to.equal('GET');
   });
 
   it('authentication comes before validation: a bad key with a bad body is 401', async () => {
-    const res = await request(`${api.baseUrl}/v1/api-keys`, { method: 'POST', headers: { 'X-API-Key': 'nope', 'Content-Type': 'application/json' }, body: '{"label": 1}' });
+    const res = await request(`${t.api.baseUrl}/v1/api-keys`, { method: 'POST', headers: { 'X-API-Key': 'nope', 'Content-Type': 'application/json' }, body: '{"label": 1}' });
     expectErrorBody(res, 401);
   });
 
   it('every response carries a request id, echoing a sane one from the caller', async () => {
-    const mine = await request(`${api.baseUrl}/healthz`, { headers: { 'X-Request-Id': 'trace-123' } });
+    const mine = await request(`${t.api.baseUrl}/healthz`, { headers: { 'X-Request-Id': 'trace-123' } });
     expect(mine.headers.get('x-request-id')).to.equal('trace-123');
-    const hostile = await request(`${api.baseUrl}/healthz`, { headers: { 'X-Request-Id': 'a b\tc' } });
+    const hostile = await request(`${t.api.baseUrl}/healthz`, { headers: { 'X-Request-Id': 'a b\tc' } });
     expect(hostile.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
   });
 });

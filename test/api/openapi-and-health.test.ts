@@ -1,24 +1,13 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { expect } from 'chai';
 import { RESOURCE_ROUTES } from '../../src/api/routes';
-import { request, startTestApi, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { request, useTestApi } from '../support/api';
 
 describe('OpenAPI document, reference page and health', () => {
-  let db: TestDatabase;
-  let api: TestApi;
-
-  before(async () => {
-    db = await createTestDatabase();
-    api = await startTestApi(db.sequelize);
-  });
-  after(async () => {
-    await api.close();
-    await db.drop();
-  });
+  const t = useTestApi();
 
   it('/openapi.json is a valid OpenAPI 3.1 document', async () => {
-    const res = await request(`${api.baseUrl}/openapi.json`);
+    const res = await request(`${t.api.baseUrl}/openapi.json`);
     expect(res.status).to.equal(200);
     expect(res.body.openapi).to.equal('3.1.0');
     const result = await new Validator().validate(res.body as never);
@@ -26,7 +15,7 @@ describe('OpenAPI document, reference page and health', () => {
   });
 
   it('documents every declared route with its security and error responses', async () => {
-    const doc = (await request<{ paths: Record<string, Record<string, { security: unknown[]; responses: Record<string, unknown> }>> }>(`${api.baseUrl}/openapi.json`)).body;
+    const doc = (await request<{ paths: Record<string, Record<string, { security: unknown[]; responses: Record<string, unknown> }>> }>(`${t.api.baseUrl}/openapi.json`)).body;
     for (const route of RESOURCE_ROUTES.filter((r) => !r.hidden)) {
       const op = doc.paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method];
       expect(op, `${route.method} ${route.path}`).to.be.an('object');
@@ -38,22 +27,22 @@ describe('OpenAPI document, reference page and health', () => {
   });
 
   it('/docs is a reference page whose assets are served locally', async () => {
-    const page = await request(`${api.baseUrl}/docs`);
+    const page = await request(`${t.api.baseUrl}/docs`);
     expect(page.status).to.equal(200);
     expect(page.headers.get('content-type')).to.match(/^text\/html/);
     const assets = [...page.text.matchAll(/(?:href|src)="(\/docs\/assets\/[^"]+)"/g)].map((m) => m[1]);
     expect(assets).to.have.length(3);
     for (const asset of assets) {
-      const res = await fetch(`${api.baseUrl}${asset}`);
+      const res = await fetch(`${t.api.baseUrl}${asset}`);
       expect(res.status, asset).to.equal(200);
       expect((await res.arrayBuffer()).byteLength).to.be.greaterThan(10);
     }
-    expect((await request(`${api.baseUrl}/docs/assets/..%2F..%2Fpackage.json`)).status).to.equal(404);
+    expect((await request(`${t.api.baseUrl}/docs/assets/..%2F..%2Fpackage.json`)).status).to.equal(404);
   });
 
   it('/healthz answers while a dependency is down; /readyz says which one with a 503', async () => {
-    expect((await request(`${api.baseUrl}/healthz`)).body).to.deep.equal({ status: 'ok' });
-    const ready = await request(`${api.baseUrl}/readyz`);
+    expect((await request(`${t.api.baseUrl}/healthz`)).body).to.deep.equal({ status: 'ok' });
+    const ready = await request(`${t.api.baseUrl}/readyz`);
     expect(ready.status).to.equal(503);
     expect(Object.keys(ready.body)).to.deep.equal(['error']);
     expect(ready.body.error).to.match(/temporal unreachable/);
@@ -61,7 +50,7 @@ describe('OpenAPI document, reference page and health', () => {
   });
 
   it('the dashboard page is served', async () => {
-    const res = await request(`${api.baseUrl}/dashboard`);
+    const res = await request(`${t.api.baseUrl}/dashboard`);
     expect(res.status).to.equal(200);
     expect(res.text).to.include('Sign in with an API key');
   });

@@ -11,7 +11,7 @@ import { campaignWorkflow } from '../../workflows';
 import { campaignWorkflowId, pauseSignal } from '../../workflows/campaign/contract';
 import { createAccount, request, surfaceB } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
-import { freePort } from '../support/ports';
+import { freePort } from '../../src/net/ports';
 
 const ROOT = path.join(__dirname, '..', '..');
 

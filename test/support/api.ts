@@ -6,6 +6,7 @@ import type { PlanName } from '../../src/config/plans';
 import { createLogger } from '../../src/log/logger';
 import { listen, type RunningHttpServer } from '../../src/runtime/http-server';
 import { TemporalClientProvider } from '../../src/temporal/client';
+import { createTestDatabase, type TestDatabase } from './database';
 
 export interface TestApi {
   readonly baseUrl: string;
@@ -60,3 +61,25 @@ export async function request<T = Record<string, unknown>>(url: string, init: Re
 
 export const surfaceA = (key: string): Record<string, string> => ({ Authorization: `Bearer ${key}` });
 export const surfaceB = (key: string): Record<string, string> => ({ 'X-API-Key': key });
+
+export interface ApiFixture {
+  readonly db: TestDatabase;
+  readonly api: TestApi;
+}
+
+/**
+ * Registers before/after hooks that give the enclosing `describe` a fresh database and the real
+ * app on it. Read the fixture's fields inside tests (they are set once `before` has run).
+ */
+export function useTestApi(): ApiFixture {
+  const fixture = {} as { db: TestDatabase; api: TestApi };
+  before(async () => {
+    fixture.db = await createTestDatabase();
+    fixture.api = await startTestApi(fixture.db.sequelize);
+  });
+  after(async () => {
+    await fixture.api?.close();
+    await fixture.db?.drop();
+  });
+  return fixture;
+}

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/embedded/postgres';
-import { freePort } from './ports';
+import { freePort } from '../../src/net/ports';
 
 export interface TestPostgres extends EmbeddedPostgres {
   readonly dataDir: string;

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ensureTestServer } from '../../src/temporal/binaries';
-import { getFreePort, waitForPort } from '../../src/temporal/binaries/net';
+import { freePort, waitForPort } from '../../src/net/ports';
 
 /**
  * Time-skipping test environment backed by a test server process that we start ourselves.
@@ -26,7 +26,7 @@ class TestServerProcess {
 
   static async start(executable: string): Promise<TestServerProcess> {
     for (let attempt = 1; ; attempt++) {
-      const port = await getFreePort();
+      const port = await freePort();
       // Only the port, like the SDK: the server starts with time skipping locked, and the SDK's client unlocks it
       // while a test awaits a workflow result (and env.sleep() skips explicitly). That is the semantics the
       // TestWorkflowEnvironment docs describe.

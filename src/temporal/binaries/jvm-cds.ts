@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { getFreePort, waitForPort } from './net';
+import { freePort, waitForPort } from '../../net/ports';
 import type { ProgressFn } from './progress';
 import { captureCommand } from './run';
 
@@ -54,7 +54,7 @@ export async function createCdsArchive(opts: {
 }
 
 async function recordArchive(dir: string, java: string, archive: string): Promise<void> {
-  const port = await getFreePort();
+  const port = await freePort();
   // Relative class path and archive name, cwd = dir: see the wrapper script for why.
   const child = spawn(java, [...JVM_FLAGS, `-XX:ArchiveClassesAtExit=${archive}`, '-cp', 'lib/*', TEST_SERVER_MAIN, String(port)], {
     cwd: dir,

@@ -7,7 +7,7 @@ import net from 'node:net';
  * Binds on all interfaces because that is what the Java test server does: a port free on 127.0.0.1 only could
  * still clash.
  */
-export function getFreePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
@@ -63,4 +63,14 @@ export async function waitForPort(port: number, opts: WaitForPortOptions): Promi
     if (Date.now() >= deadline) throw new Error(`nothing listened on ${host}:${port} within ${opts.timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, opts.intervalMs ?? 50));
   }
+}
+
+/** True when a listener could bind host:port right now (nothing else holds it). */
+export function portIsFree(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
+  });
 }
