@@ -1,4 +1,5 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
+import { preparedQuery } from '../db/prepared-query';
 import type { PlanName } from '../config/plans';
 import { apiKeyMatches, parseApiKey } from './api-key-format';
 
@@ -31,7 +32,8 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export type AuthFailure = 'malformed' | 'unknown' | 'revoked';
 
 /**
- * Verifies an API key with one indexed read (key joined to its account). Returns the failure kind
+ * Verifies an API key with one indexed read (key joined to its account), prepared once per
+ * connection because every authenticated request runs it. Returns the failure kind
  * rather than throwing, so each surface words its own 401.
  */
 export async function authenticateApiKey(
@@ -41,12 +43,14 @@ export async function authenticateApiKey(
 ): Promise<AuthContext | AuthFailure> {
   const parsed = parseApiKey(key);
   if (!parsed) return 'malformed';
-  const rows = await sequelize.query<KeyRow>(
+  const rows = await preparedQuery<KeyRow>(
+    sequelize,
+    'auth_key_by_prefix',
     `SELECT k.id AS key_id, k.prefix AS key_prefix, k.key_hash, k.revoked_at, k.last_used_at,
             a.id AS account_id, a.name AS account_name, a.plan, a.created_at AS account_created_at
        FROM api_keys k JOIN accounts a ON a.id = k.account_id
       WHERE k.prefix = $1`,
-    { bind: [parsed.prefix], type: QueryTypes.SELECT, raw: true },
+    [parsed.prefix],
   );
   const row = rows[0];
   if (!row || !apiKeyMatches(key, row.key_hash)) return 'unknown';

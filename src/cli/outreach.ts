@@ -31,7 +31,7 @@ async function withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
   loadDotEnv();
   const config = loadConfig();
   // Logs on stderr, and quiet: stdout carries exactly the command's JSON.
-  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, 'cli');
+  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, 'cli', 2);
   const db = await openDatabase(config, log, 'attach');
   try {
     return await fn(db);
