@@ -1,11 +1,11 @@
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import type { Sequelize } from 'sequelize';
 import { migrateUp } from '../../src/db/migrator';
 import { initModels } from '../../src/db/models';
 import { createSequelize } from '../../src/db/sequelize';
 import { startEmbeddedPostgres } from '../../src/embedded/postgres';
+import { freePort } from '../../src/net/ports';
 
 export interface BenchDatabase {
   readonly url: string;
@@ -14,18 +14,6 @@ export interface BenchDatabase {
   /** Pid of the postmaster, for a last-resort kill. */
   readonly pid: number | undefined;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**
