@@ -41,5 +41,10 @@ let installed = false;
 export function installTemporalRuntime(log: Logger): void {
   if (installed) return;
   installed = true;
-  Runtime.install({ logger: new PinoSdkLogger(log.child({ component: 'temporal-sdk' })) });
+  // Core (Rust) logs are forwarded too, so they come out as JSON lines, not as stderr text.
+  const level: SdkLogLevel = log.isLevelEnabled('info') ? 'WARN' : 'ERROR';
+  Runtime.install({
+    logger: new PinoSdkLogger(log.child({ source: 'temporal-sdk' })),
+    telemetryOptions: { logging: { filter: { core: level, other: 'ERROR' }, forward: {} } },
+  });
 }
