@@ -34,6 +34,25 @@ describe('the whole service, end to end', function () {
     expect(ui.status).to.equal(200);
   });
 
+  it('a second copy runs beside it with its own PORT and DATA_DIR; one on the same DATA_DIR is refused', async () => {
+    const fresh = await stackEnv();
+    await fs.rm(fresh.dataDir, { recursive: true, force: true });
+    const same = { ...fresh, dataDir: s.dataDir, env: { ...fresh.env, DATA_DIR: s.dataDir } };
+    let refused = '';
+    await startStack(same, 60_000).catch((err: Error) => (refused = err.message));
+    expect(refused).to.match(/Another copy of the service \(pid \d+\) is running with DATA_DIR=/);
+
+    const other = await stackEnv();
+    const second = await startStack(other);
+    try {
+      for (const url of [s.baseUrl, other.baseUrl]) expect((await request(`${url}/readyz`)).status, url).to.equal(200);
+    } finally {
+      expect(await stopStack(second)).to.equal(0);
+      await fs.rm(other.dataDir, { recursive: true, force: true });
+    }
+    expect((await request(`${s.baseUrl}/readyz`)).status).to.equal(200);
+  });
+
   let accountId = '';
   let apiKey = '';
 

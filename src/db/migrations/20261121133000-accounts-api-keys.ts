@@ -1,12 +1,12 @@
-import { DataTypes, type QueryInterface } from 'sequelize';
+import { DataTypes, fn, type QueryInterface } from 'sequelize';
 
 export async function up(q: QueryInterface): Promise<void> {
   await q.createTable('accounts', {
     id: { type: DataTypes.TEXT, primaryKey: true },
     name: { type: DataTypes.TEXT, allowNull: false },
     plan: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'free' },
-    created_at: { type: DataTypes.DATE, allowNull: false, defaultValue: DataTypes.NOW },
-    updated_at: { type: DataTypes.DATE, allowNull: false, defaultValue: DataTypes.NOW },
+    created_at: { type: DataTypes.DATE, allowNull: false, defaultValue: fn('now') },
+    updated_at: { type: DataTypes.DATE, allowNull: false, defaultValue: fn('now') },
   });
   await q.sequelize.query(`ALTER TABLE accounts ADD CONSTRAINT accounts_plan_check CHECK (plan IN ('free', 'pro'))`);
 
@@ -24,8 +24,8 @@ export async function up(q: QueryInterface): Promise<void> {
     label: { type: DataTypes.TEXT, allowNull: true },
     last_used_at: { type: DataTypes.DATE, allowNull: true },
     revoked_at: { type: DataTypes.DATE, allowNull: true },
-    created_at: { type: DataTypes.DATE, allowNull: false, defaultValue: DataTypes.NOW },
-    updated_at: { type: DataTypes.DATE, allowNull: false, defaultValue: DataTypes.NOW },
+    created_at: { type: DataTypes.DATE, allowNull: false, defaultValue: fn('now') },
+    updated_at: { type: DataTypes.DATE, allowNull: false, defaultValue: fn('now') },
   });
   await q.addIndex('api_keys', ['account_id']);
 }

@@ -1,4 +1,4 @@
-import { DataTypes, type QueryInterface } from 'sequelize';
+import { DataTypes, fn, type QueryInterface } from 'sequelize';
 
 const money = () => ({ type: DataTypes.DECIMAL(12, 4), allowNull: true });
 
@@ -38,8 +38,8 @@ export async function up(q: QueryInterface): Promise<void> {
     resumed_at: { type: DataTypes.DATE, allowNull: true },
     completed_at: { type: DataTypes.DATE, allowNull: true },
     failed_at: { type: DataTypes.DATE, allowNull: true },
-    created_at: { type: DataTypes.DATE, allowNull: false, defaultValue: DataTypes.NOW },
-    updated_at: { type: DataTypes.DATE, allowNull: false, defaultValue: DataTypes.NOW },
+    created_at: { type: DataTypes.DATE, allowNull: false, defaultValue: fn('now') },
+    updated_at: { type: DataTypes.DATE, allowNull: false, defaultValue: fn('now') },
   });
   await q.sequelize.query(`
     ALTER TABLE campaigns
