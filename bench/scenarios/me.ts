@@ -21,7 +21,7 @@ async function fileStats(file: string): Promise<{ lines: number; bytes: number }
  * GET /v1/me with a valid X-API-Key: the cheapest authenticated call, so it shows the fixed cost
  * of the stack (Koa, middleware, the auth lookup, request logging) per request.
  *
- *   stack           the real API role (src/runtime/roles.ts) on the real config, LOG_LEVEL=info to a file
+ *   stack           the real API role (src/runtime/api-role.ts) on the real config, LOG_LEVEL=info to a file
  *   ceiling         bare node:http answering the same bytes: the most this machine can do
  *   floor           bare node:http + pg.Pool (service's pool size) doing the same SELECT per request
  *   floor-prepared  the floor with the SELECT as a named prepared statement, as the service runs it:

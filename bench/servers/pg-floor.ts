@@ -13,27 +13,15 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
 import { QueryTypes } from 'sequelize';
-import { PLANS, type PlanName } from '../../src/config/plans';
+import { AUTH_KEY_QUERY, type KeyRow } from '../../src/auth/authenticate';
+import { PLANS } from '../../src/config/plans';
 import { createSequelize } from '../../src/db/sequelize';
 import { applyServiceTimeouts, listenLocal, runChild } from './child';
 
 // Kept byte-identical to src/auth/authenticate.ts.
-const KEY_QUERY = `SELECT k.id AS key_id, k.prefix AS key_prefix, k.key_hash, k.revoked_at, k.last_used_at,
-            a.id AS account_id, a.name AS account_name, a.plan, a.created_at AS account_created_at
-       FROM api_keys k JOIN accounts a ON a.id = k.account_id
-      WHERE k.prefix = $1`;
+const KEY_QUERY = AUTH_KEY_QUERY;
 const KEY_PATTERN = /^ok_([A-Za-z0-9]{12})_([A-Za-z0-9]{32})$/;
 
-interface KeyRow {
-  key_id: string;
-  key_prefix: string;
-  key_hash: string;
-  revoked_at: Date | null;
-  account_id: string;
-  account_name: string;
-  plan: PlanName;
-  account_created_at: Date;
-}
 
 function send(res: http.ServerResponse, status: number, body: string): void {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
@@ -67,7 +55,7 @@ runChild(async () => {
     const presented = createHash('sha256').update(key).digest();
     const stored = row ? Buffer.from(row.key_hash, 'hex') : Buffer.alloc(0);
     if (!row || presented.length !== stored.length || !timingSafeEqual(presented, stored)) return send(res, 401, '{"error":"Invalid API key"}');
-    if (row.revoked_at !== null) return send(res, 401, '{"error":"API key has been revoked"}');
+    if (row.revoked) return send(res, 401, '{"error":"API key has been revoked"}');
     const createdAt = row.account_created_at.toISOString();
     send(
       res,
@@ -75,7 +63,7 @@ runChild(async () => {
       JSON.stringify({
         account: { id: row.account_id, name: row.account_name, createdAt },
         organization: { id: row.account_id, name: row.account_name, plan: row.plan, emailLimit: PLANS[row.plan].emailLimit, createdAt },
-        apiKey: { id: row.key_id, prefix: row.key_prefix },
+        apiKey: { id: row.key_id, prefix: m[1] as string },
       }),
     );
   };

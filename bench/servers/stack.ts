@@ -7,7 +7,7 @@
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/log/logger';
 import { openDatabase } from '../../src/runtime/database';
-import { startApiRole } from '../../src/runtime/roles';
+import { startApiRole } from '../../src/runtime/api-role';
 import { runChild } from './child';
 
 runChild(async () => {

@@ -1,7 +1,7 @@
 /** `npm run start:api`: the API role alone, against external PostgreSQL and Temporal (production). */
 import { boot, fatal } from '../runtime/boot';
 import { openDatabase } from '../runtime/database';
-import { startApiRole } from '../runtime/roles';
+import { startApiRole } from '../runtime/api-role';
 import { Shutdown } from '../runtime/shutdown';
 import { requireExternal } from './require-external';
 

@@ -7,7 +7,8 @@ import { startTemporalDevServer } from '../embedded/temporal-dev-server';
 import { boot, fatal } from '../runtime/boot';
 import { openDatabase } from '../runtime/database';
 import { InstanceLock } from '../runtime/instance-lock';
-import { startApiRole, startWorkerRole } from '../runtime/roles';
+import { startApiRole } from '../runtime/api-role';
+import { startWorkerRole } from '../runtime/worker-role';
 import { Shutdown } from '../runtime/shutdown';
 
 async function main(): Promise<void> {

@@ -1,7 +1,7 @@
 /** `npm run start:worker`: the worker role alone, against external PostgreSQL and Temporal (production). */
 import { boot, fatal } from '../runtime/boot';
 import { openDatabase } from '../runtime/database';
-import { startWorkerRole } from '../runtime/roles';
+import { startWorkerRole } from '../runtime/worker-role';
 import { Shutdown } from '../runtime/shutdown';
 import { requireExternal } from './require-external';
 
