@@ -11,8 +11,6 @@ import { createLogger } from '../log/logger';
 import { loadDotEnv } from '../runtime/boot';
 import { openDatabase, type Database } from '../runtime/database';
 
-class UserError extends Error {}
-
 function print(value: unknown): void {
   process.stdout.write(JSON.stringify(value) + '\n');
 }
@@ -98,7 +96,7 @@ export async function runCli(argv: readonly string[] = process.argv): Promise<vo
   try {
     await buildCli().parseAsync([...argv]);
   } catch (err) {
-    const known = err instanceof AccountNotFound || err instanceof KeyNotFound || err instanceof ConfigError || err instanceof UserError;
+    const known = err instanceof AccountNotFound || err instanceof KeyNotFound || err instanceof ConfigError;
     process.stderr.write(`outreach: ${known ? (err as Error).message : `failed: ${(err as Error).message}`}\n`);
     process.exitCode = known ? 2 : 1;
   }

@@ -4,10 +4,11 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
+import { stopProcess } from './child-process';
 import { postgresBinaries } from './postgres-binaries';
 import { postgresRunAs, type RunAs } from './run-as';
 
-export const EMBEDDED_DB_NAME = 'outreach';
+const EMBEDDED_DB_NAME = 'outreach';
 const SUPERUSER = 'outreach';
 
 export interface EmbeddedPostgresOptions {
@@ -134,18 +135,10 @@ async function waitUntilAccepting(url: string, child: ChildProcess, timeoutMs: n
   }
 }
 
-function stopChild(child: ChildProcess, log: (msg: string) => void): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    // SIGINT is PostgreSQL's "fast" shutdown: sessions are ended, data is flushed cleanly.
-    const escalate = setTimeout(() => child.kill('SIGQUIT'), 30_000);
-    child.once('exit', () => {
-      clearTimeout(escalate);
-      log('PostgreSQL stopped');
-      resolve();
-    });
-    child.kill('SIGINT');
-  });
+// SIGINT is PostgreSQL's "fast" shutdown (sessions ended, data flushed); SIGQUIT its immediate one.
+async function stopChild(child: ChildProcess, log: (msg: string) => void): Promise<void> {
+  await stopProcess(child, 'SIGINT', 30_000, 'SIGQUIT');
+  log('PostgreSQL stopped');
 }
 
 /**

@@ -16,10 +16,6 @@ export class TemporalClientProvider {
 
   constructor(private readonly opts: TemporalClientOptions) {}
 
-  get namespace(): string {
-    return this.opts.namespace;
-  }
-
   get(): Client {
     if (!this.client) {
       this.connection = Connection.lazy({ address: this.opts.address });
