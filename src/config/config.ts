@@ -25,6 +25,18 @@ export interface Config {
   readonly allowLoopbackEgress: boolean;
   readonly trustProxy: boolean;
   readonly validateResponses: boolean;
+  /** Undefined means: deliver to the local SMTP sink on smtpSinkPort. */
+  readonly smtpUrl: string | undefined;
+  readonly smtpSinkPort: number;
+  readonly inboundSmtpPort: number;
+  readonly defaultFromEmail: string;
+  readonly trackingSecret: string | undefined;
+  readonly inboundSecret: string | undefined;
+  readonly apolloApiUrl: string;
+  readonly openaiBaseUrl: string;
+  readonly anthropicBaseUrl: string;
+  readonly prices: { readonly emailUsd: number; readonly enrichmentUsd: number };
+  readonly egress: { readonly timeoutMs: number; readonly maxBytes: number };
 }
 
 export class ConfigError extends Error {
@@ -35,7 +47,7 @@ const ajv = new Ajv({ allErrors: false });
 
 const validators: Record<EnvVarSpec['kind'], (v: string) => boolean> = {
   port: ajv.compile({ type: 'string', pattern: '^(0|[1-9][0-9]{0,4})$' }) as (v: string) => boolean,
-  integer: ajv.compile({ type: 'string', pattern: '^[1-9][0-9]{0,5}$' }) as (v: string) => boolean,
+  integer: ajv.compile({ type: 'string', pattern: '^[1-9][0-9]{0,8}$' }) as (v: string) => boolean,
   url: (v) => {
     try {
       new URL(v);
@@ -48,6 +60,7 @@ const validators: Record<EnvVarSpec['kind'], (v: string) => boolean> = {
   path: ajv.compile({ type: 'string', minLength: 1 }) as (v: string) => boolean,
   level: ajv.compile({ enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }) as (v: string) => boolean,
   boolean: ajv.compile({ enum: ['true', 'false', '1', '0'] }) as (v: string) => boolean,
+  decimal: ajv.compile({ type: 'string', pattern: '^(0|[1-9][0-9]{0,5})(\\.[0-9]{1,6})?$' }) as (v: string) => boolean,
 };
 
 const hints: Record<EnvVarSpec['kind'], string> = {
@@ -58,6 +71,7 @@ const hints: Record<EnvVarSpec['kind'], string> = {
   path: 'a path',
   level: 'one of fatal, error, warn, info, debug, trace, silent',
   boolean: 'true or false',
+  decimal: 'a non-negative decimal number such as 0.002',
 };
 
 /**
@@ -116,5 +130,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowLoopbackEgress: flag('ALLOW_LOOPBACK_EGRESS'),
     trustProxy: flag('TRUST_PROXY'),
     validateResponses: flag('VALIDATE_RESPONSES'),
+    smtpUrl: checkSmtpUrl(get('SMTP_URL')),
+    smtpSinkPort: offsetPort('SMTP_SINK_PORT', 2025),
+    inboundSmtpPort: offsetPort('INBOUND_SMTP_PORT', 2026),
+    defaultFromEmail: need('DEFAULT_FROM_EMAIL'),
+    trackingSecret: get('TRACKING_SECRET'),
+    inboundSecret: get('INBOUND_SECRET'),
+    apolloApiUrl: need('APOLLO_API_URL').replace(/\/+$/, ''),
+    openaiBaseUrl: need('OPENAI_BASE_URL').replace(/\/+$/, ''),
+    anthropicBaseUrl: need('ANTHROPIC_BASE_URL').replace(/\/+$/, ''),
+    prices: { emailUsd: Number(need('PRICE_EMAIL_USD')), enrichmentUsd: Number(need('PRICE_ENRICHMENT_USD')) },
+    egress: { timeoutMs: Number(need('EGRESS_TIMEOUT_MS')), maxBytes: Number(need('EGRESS_MAX_BYTES')) },
   };
+}
+
+function checkSmtpUrl(v: string | undefined): string | undefined {
+  if (v !== undefined && !/^smtps?:$/.test(new URL(v).protocol)) throw new ConfigError('Invalid SMTP_URL: expected an smtp:// or smtps:// URL.');
+  return v;
 }

@@ -8,7 +8,7 @@ export interface EnvVarSpec {
   /** Default as the string a user would write in the environment; undefined = unset by default. */
   readonly default?: string;
   readonly description: string;
-  readonly kind: 'port' | 'url' | 'string' | 'level' | 'boolean' | 'path' | 'integer';
+  readonly kind: 'port' | 'url' | 'string' | 'level' | 'boolean' | 'path' | 'integer' | 'decimal';
 }
 
 export const ENV_VARS: readonly EnvVarSpec[] = [
@@ -31,6 +31,19 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
   { name: 'TRUST_PROXY', default: 'false', kind: 'boolean', description: 'Trust X-Forwarded-* headers (set when behind a reverse proxy).' },
   { name: 'VALIDATE_RESPONSES', default: 'false', kind: 'boolean', description: 'Check every JSON response against its documented schema and fail loudly on a mismatch (tests turn it on).' },
   { name: 'LOG_LEVEL', default: 'info', kind: 'level', description: 'pino log level: fatal, error, warn, info, debug, trace or silent.' },
+  { name: 'SMTP_URL', kind: 'url', description: 'smtp:// or smtps:// URL (with credentials) used for accounts that have no mailbox of their own. Unset: the worker runs a local SMTP sink and nothing leaves the machine.' },
+  { name: 'SMTP_SINK_PORT', kind: 'port', description: 'Port of the local SMTP sink used when SMTP_URL is unset. Default: $PORT + 2025 (5025).' },
+  { name: 'INBOUND_SMTP_PORT', kind: 'port', description: 'Port of the SMTP listener that takes replies (inbound mail). Default: $PORT + 2026 (5026).' },
+  { name: 'DEFAULT_FROM_EMAIL', default: 'outreach@localhost', kind: 'string', description: 'From address of emails sent through SMTP_URL or the local sink (accounts without a mailbox).' },
+  { name: 'TRACKING_SECRET', kind: 'string', description: 'Key that signs open, click and unsubscribe links. Unset: generated once and kept in the database.' },
+  { name: 'INBOUND_SECRET', kind: 'string', description: 'Secret a mail relay sends (X-Inbound-Secret) to POST raw replies to /inbound/mime. Unset: generated once and kept in the database (`outreach secrets show`).' },
+  { name: 'APOLLO_API_URL', default: 'https://api.apollo.io', kind: 'url', description: 'Base URL of the Apollo-compatible lead provider used by accounts that configured a key.' },
+  { name: 'OPENAI_BASE_URL', default: 'https://api.openai.com/v1', kind: 'url', description: 'Base URL of the OpenAI API (accounts with their own OpenAI key).' },
+  { name: 'ANTHROPIC_BASE_URL', default: 'https://api.anthropic.com', kind: 'url', description: 'Base URL of the Anthropic API (accounts with their own Anthropic key).' },
+  { name: 'PRICE_EMAIL_USD', default: '0.001', kind: 'decimal', description: 'Cost recorded per email sent (email_sending).' },
+  { name: 'PRICE_ENRICHMENT_USD', default: '0.02', kind: 'decimal', description: 'Cost recorded per lead enriched through the lead provider (lead_enrichment).' },
+  { name: 'EGRESS_TIMEOUT_MS', default: '10000', kind: 'integer', description: 'Longest an outbound HTTP request (scrape, provider, webhook) may take, in milliseconds.' },
+  { name: 'EGRESS_MAX_BYTES', default: '5000000', kind: 'integer', description: 'Largest outbound HTTP response body read, in bytes.' },
   { name: 'ALLOW_LOOPBACK_EGRESS', default: 'false', kind: 'boolean', description: 'Dev/test only: let outbound HTTP reach loopback addresses (webhooks, scraping). Never in production.' },
 ];
 

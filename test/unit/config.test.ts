@@ -38,8 +38,9 @@ describe('configuration', () => {
   }
 
   it('rejects a PORT whose derived ports would not exist, and says which variable to set', () => {
-    expect(() => loadConfig({ PORT: '65000' })).to.throw(ConfigError, /set (EMBEDDED_PG_PORT|TEMPORAL_DEV_PORT|TEMPORAL_UI_PORT) explicitly/);
-    expect(() => loadConfig({ PORT: '65000', EMBEDDED_PG_PORT: '5500', TEMPORAL_DEV_PORT: '7300', TEMPORAL_UI_PORT: '8300' })).not.to.throw();
+    expect(() => loadConfig({ PORT: '65000' })).to.throw(ConfigError, /set (EMBEDDED_PG_PORT|TEMPORAL_DEV_PORT|TEMPORAL_UI_PORT|SMTP_SINK_PORT|INBOUND_SMTP_PORT) explicitly/);
+    const explicit = { EMBEDDED_PG_PORT: '5500', TEMPORAL_DEV_PORT: '7300', TEMPORAL_UI_PORT: '8300', SMTP_SINK_PORT: '2525', INBOUND_SMTP_PORT: '2526' };
+    expect(() => loadConfig({ PORT: '65000', ...explicit })).not.to.throw();
   });
 
   it('.env.example lists every variable with its default, and nothing else', () => {

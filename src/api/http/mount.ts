@@ -4,6 +4,7 @@ import { koaBody } from 'koa-body';
 import type { AppDeps } from '../deps';
 import { authenticate } from './auth-middleware';
 import { unsupportedMediaType } from './errors';
+import { readRawBody } from './raw-body';
 import type { AnyRoute, HandlerContext } from './route';
 import { compileValidator, type CompiledValidator } from './validation';
 
@@ -67,6 +68,13 @@ export function mountRoutes(routes: readonly AnyRoute[], deps: AppDeps): Router 
         requireJson(ctx);
         await next();
       }, jsonBody);
+    } else if (route.rawBody) {
+      const spec = route.rawBody;
+      chain.push(async (ctx, next) => {
+        if (!ctx.is(...spec.contentTypes)) throw unsupportedMediaType(`Content-Type must be ${spec.contentTypes.join(' or ')}`);
+        if (spec.mode === 'buffer') ctx.state.rawBody = await readRawBody(ctx, spec.maxBytes);
+        await next();
+      });
     }
     chain.push(async (ctx) => {
       const auth = ctx.state.auth as HandlerContext<'a'>['auth'] | undefined;
@@ -77,7 +85,8 @@ export function mountRoutes(routes: readonly AnyRoute[], deps: AppDeps): Router 
       const rawBody: unknown = route.body ? (ctx.request.body ?? {}) : undefined;
       v.body?.(rawBody);
       const handlerCtx: HandlerContext<'a'> = { deps, log: ctx.state.log ?? deps.log, auth: auth as never, koa: ctx };
-      const result = await route.handler({ params, query, body: rawBody } as never, handlerCtx as never);
+      const raw = ctx.state.rawBody as Buffer | undefined;
+      const result = await route.handler({ params, query, body: rawBody, raw } as never, handlerCtx as never);
       const status = result.status ?? 200;
       const check = v.responses.get(status);
       if (check) {

@@ -45,7 +45,7 @@ function errorStatuses(route: AnyRoute): number[] {
   const set = new Set<number>([500]);
   if (route.auth !== 'none') set.add(401).add(429);
   if (route.params || route.query || route.body) set.add(400);
-  if (route.body) set.add(413).add(415);
+  if (route.body || route.rawBody) set.add(413).add(415);
   for (const s of route.errors ?? []) set.add(s);
   return [...set].sort((a, b) => a - b);
 }
@@ -88,6 +88,11 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: OpenApiInfo): Re
       responses,
       security: route.auth === 'a' ? [{ bearerAuth: [] }] : route.auth === 'b' ? [{ apiKeyAuth: [] }] : [],
     };
+    if (route.rawBody) {
+      const content: Record<string, unknown> = {};
+      for (const type of route.rawBody.contentTypes) content[type] = { schema: { type: 'string', contentMediaType: type } };
+      op.requestBody = { required: true, description: route.rawBody.description, content };
+    }
     if (route.body) {
       op.requestBody = { required: true, content: { 'application/json': { schema: plain(route.body) } } };
     }

@@ -26,6 +26,21 @@ export interface HandlerInput<P, Q, B> {
   readonly params: InputOf<P>;
   readonly query: InputOf<Q>;
   readonly body: InputOf<B>;
+  /** The request body as bytes, for routes declaring `rawBody` with mode 'buffer'. */
+  readonly raw?: Buffer;
+}
+
+/**
+ * A route whose body is not JSON (CSV, raw MIME, a webhook whose signature covers the exact
+ * bytes). The content type is checked (415) before the handler runs. 'buffer' reads at most
+ * `maxBytes` (413 beyond) into `input.raw`; 'stream' leaves `ctx.koa.req` unread for the handler,
+ * which must enforce its own limit.
+ */
+export interface RawBodySpec {
+  readonly contentTypes: readonly string[];
+  readonly maxBytes: number;
+  readonly mode: 'buffer' | 'stream';
+  readonly description: string;
 }
 
 export interface HandlerContext<A extends RouteAuth> {
@@ -59,6 +74,8 @@ export interface RouteSpec<A extends RouteAuth, P extends TSchema | undefined, Q
   readonly params?: P;
   readonly query?: Q;
   readonly body?: B;
+  /** Instead of a JSON `body`: a raw body (see RawBodySpec). */
+  readonly rawBody?: RawBodySpec;
   /** Documented responses by status. Error statuses are added by the OpenAPI builder. */
   readonly responses: Readonly<Record<number, ResponseSpec>>;
   /** Statuses of errors this route may answer, beyond those every route of its kind may give. */

@@ -1,0 +1,56 @@
+import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { col } from './columns';
+
+export type LeadSource = 'import' | 'provider' | 'api';
+
+/** A person an account may write to. Unique by lower-cased email within the account. */
+export class Lead extends Model<InferAttributes<Lead>, InferCreationAttributes<Lead>> {
+  declare id: string;
+  declare accountId: string;
+  declare email: string;
+  declare firstName: CreationOptional<string | null>;
+  declare lastName: CreationOptional<string | null>;
+  declare title: CreationOptional<string | null>;
+  declare company: CreationOptional<string | null>;
+  declare companyDomain: CreationOptional<string | null>;
+  declare industry: CreationOptional<string | null>;
+  declare city: CreationOptional<string | null>;
+  declare state: CreationOptional<string | null>;
+  declare country: CreationOptional<string | null>;
+  declare linkedinUrl: CreationOptional<string | null>;
+  declare phone: CreationOptional<string | null>;
+  declare source: LeadSource;
+  declare externalId: CreationOptional<string | null>;
+  declare bouncedAt: CreationOptional<Date | null>;
+  declare unsubscribedAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+export function initLead(sequelize: Sequelize): void {
+  Lead.init(
+    {
+      id: col.id(),
+      accountId: col.text(false),
+      email: col.text(false),
+      firstName: col.text(),
+      lastName: col.text(),
+      title: col.text(),
+      company: col.text(),
+      companyDomain: col.text(),
+      industry: col.text(),
+      city: col.text(),
+      state: col.text(),
+      country: col.text(),
+      linkedinUrl: col.text(),
+      phone: col.text(),
+      source: col.text(false),
+      externalId: col.text(),
+      bouncedAt: col.time(),
+      unsubscribedAt: col.time(),
+      createdAt: col.time(false),
+      updatedAt: col.time(false),
+    },
+    { sequelize, tableName: 'leads' },
+  );
+}

@@ -1,0 +1,44 @@
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import type { EmailEventType } from '../db/models/email-event';
+import { emitEvent } from './outbox';
+
+export interface EmailFact {
+  readonly accountId: string;
+  readonly campaignId: string | null;
+  readonly emailId: string | null;
+  readonly leadId: string | null;
+  readonly type: EmailEventType;
+  readonly occurredAt: Date;
+  readonly data?: Record<string, unknown>;
+  /**
+   * Names the fact so that recording it twice records it once: e.g. `opened:<emailId>`,
+   * `clicked:<emailId>:<linkIndex>`, `sent:<emailId>`.
+   */
+  readonly dedupeKey: string;
+}
+
+/**
+ * Records a fact about an email (sent, opened, replied, ...) and its `email.<type>` outbox event in
+ * the caller's transaction. Returns false when the fact was already recorded (nothing is written).
+ */
+export async function recordEmailFact(sequelize: Sequelize, tx: Transaction, f: EmailFact): Promise<boolean> {
+  const rows = await sequelize.query<{ id: string }>(
+    `INSERT INTO email_events (account_id, campaign_id, email_id, lead_id, type, occurred_at, data, dedupe_key)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8)
+     ON CONFLICT (dedupe_key) DO NOTHING RETURNING id`,
+    {
+      bind: [f.accountId, f.campaignId, f.emailId, f.leadId, f.type, f.occurredAt.toISOString(), JSON.stringify(f.data ?? {}), f.dedupeKey],
+      type: QueryTypes.SELECT,
+      transaction: tx,
+    },
+  );
+  if (rows.length === 0) return false;
+  await emitEvent(sequelize, tx, {
+    accountId: f.accountId,
+    campaignId: f.campaignId,
+    event: `email.${f.type}`,
+    data: { email_id: f.emailId, lead_id: f.leadId, occurred_at: f.occurredAt.toISOString(), ...f.data },
+    at: f.occurredAt,
+  });
+  return true;
+}
