@@ -12,6 +12,7 @@ export async function startWorkerRole(config: Config, log: Logger, db: Database,
     namespace: config.temporalNamespace,
     taskQueue: config.temporalTaskQueue,
     sequelize: db.sequelize,
+    config,
     log,
   });
 }

@@ -1,6 +1,7 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Sequelize } from 'sequelize';
 import { createActivities } from '../../activities';
+import type { Config } from '../config/config';
 import type { Logger } from '../log/logger';
 
 export interface WorkerDeps {
@@ -8,6 +9,7 @@ export interface WorkerDeps {
   readonly namespace: string;
   readonly taskQueue: string;
   readonly sequelize: Sequelize;
+  readonly config: Config;
   readonly log: Logger;
 }
 
@@ -32,7 +34,7 @@ export async function startWorker(deps: WorkerDeps, overrides: Partial<WorkerOpt
     namespace: deps.namespace,
     taskQueue: deps.taskQueue,
     workflowsPath: WORKFLOWS_PATH,
-    activities: createActivities({ sequelize: deps.sequelize }),
+    activities: createActivities({ sequelize: deps.sequelize, config: deps.config, log: deps.log }),
     shutdownGraceTime: '20 seconds',
     ...overrides,
   });

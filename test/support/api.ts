@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { AccountService } from '../../src/accounts/account-service';
 import { buildApp } from '../../src/api/app';
-import { loadConfig } from '../../src/config/config';
+import { loadConfig, type Config } from '../../src/config/config';
 import type { PlanName } from '../../src/config/plans';
 import { createLogger } from '../../src/log/logger';
 import { listen, type RunningHttpServer } from '../../src/runtime/http-server';
@@ -18,8 +18,19 @@ export interface TestApi {
  * The real Koa app on a real socket (port 0), with response validation on: a response that does
  * not match its documented schema fails the request, so every test also checks the OpenAPI document.
  */
-export async function startTestApi(sequelize: Sequelize, opts: { temporalAddress?: string } = {}): Promise<TestApi> {
-  const config = loadConfig({ PORT: '0', VALIDATE_RESPONSES: 'true', LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent' });
+export interface TestApiOptions {
+  readonly temporalAddress?: string;
+  /** Extra environment for loadConfig, e.g. a provider's base URL pointing at a local fake. */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** The configuration tests run the API (and activities) with: silent, validating, loopback egress allowed. */
+export function testConfig(env: Readonly<Record<string, string>> = {}): Config {
+  return loadConfig({ PORT: '0', VALIDATE_RESPONSES: 'true', LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent', ALLOW_LOOPBACK_EGRESS: 'true', ...env });
+}
+
+export async function startTestApi(sequelize: Sequelize, opts: TestApiOptions = {}): Promise<TestApi> {
+  const config = testConfig(opts.env);
   // Nothing listens on port 1: the Temporal-dependent checks see "unreachable" unless a test gives an address.
   const temporal = new TemporalClientProvider({ address: opts.temporalAddress ?? '127.0.0.1:1', namespace: 'default' });
   const { app, openapi } = buildApp({ config, sequelize, log: createLogger('silent', 'test'), temporal });
@@ -71,11 +82,11 @@ export interface ApiFixture {
  * Registers before/after hooks that give the enclosing `describe` a fresh database and the real
  * app on it. Read the fixture's fields inside tests (they are set once `before` has run).
  */
-export function useTestApi(): ApiFixture {
+export function useTestApi(opts: TestApiOptions = {}): ApiFixture {
   const fixture = {} as { db: TestDatabase; api: TestApi };
   before(async () => {
     fixture.db = await createTestDatabase();
-    fixture.api = await startTestApi(fixture.db.sequelize);
+    fixture.api = await startTestApi(fixture.db.sequelize, opts);
   });
   after(async () => {
     await fixture.api?.close();
