@@ -5,15 +5,9 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { AccountNotFound, AccountService, KeyNotFound, type KeySummary } from '../accounts/account-service';
-import { ConfigError, loadConfig } from '../config/config';
+import { ConfigError } from '../config/config';
 import { isPlanName, PLAN_NAMES, type PlanName } from '../config/plans';
-import { createLogger } from '../log/logger';
-import { loadDotEnv } from '../runtime/boot';
-import { openDatabase, type Database } from '../runtime/database';
-
-function print(value: unknown): void {
-  process.stdout.write(JSON.stringify(value) + '\n');
-}
+import { print, withDatabase } from './support';
 
 const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
 const renderKey = (k: KeySummary) => ({
@@ -24,19 +18,6 @@ const renderKey = (k: KeySummary) => ({
   last_used_at: iso(k.lastUsedAt),
   revoked_at: iso(k.revokedAt),
 });
-
-async function withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
-  loadDotEnv();
-  const config = loadConfig();
-  // Logs on stderr, and quiet: stdout carries exactly the command's JSON.
-  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, 'cli', 2);
-  const db = await openDatabase(config, log, 'attach');
-  try {
-    return await fn(db);
-  } finally {
-    await db.close();
-  }
-}
 
 function parsePlan(value: string): PlanName {
   if (!isPlanName(value)) throw new InvalidArgumentError(`expected one of ${PLAN_NAMES.join(', ')}`);
