@@ -1,0 +1,66 @@
+/**
+ * What the writers need to write one email of a sequence, and what they return. The outreach
+ * template registry produces the input for each step; `writeEmail` (activities/writing) chooses
+ * the writer: the account's LLM when it has a key, otherwise the built-in one.
+ *
+ * Every text field may be missing (null) or messy (user-typed, scraped): writers must cope.
+ */
+export type StepKind = 'first' | 'follow_up' | 'breakup';
+
+export interface WriteEmailInput {
+  /** The outreach template's name; picks the voice (sales, partnerships, recruiting, fundraising, else generic). */
+  readonly mcp: string;
+  readonly step: {
+    /** 0 for the first email of the sequence. */
+    readonly index: number;
+    readonly kind: StepKind;
+    /** Days since the previous step was sent (0 for the first email). */
+    readonly delayDays: number;
+  };
+  /** Subject of the previous email to this lead, for a follow-up's "Re: ...". */
+  readonly previousSubject?: string | null;
+  /** The recipient. `email` seeds the built-in writer's choice of phrasing. */
+  readonly lead: {
+    readonly email: string;
+    readonly firstName: string | null;
+    readonly lastName: string | null;
+    readonly title: string | null;
+    readonly company: string | null;
+    readonly industry: string | null;
+    readonly city: string | null;
+  };
+  /**
+   * The scraped site of the campaign's target_url / brandUrl: the company the emails speak for
+   * (what the sender offers, hires for, raises for or partners with). Null when not scraped.
+   */
+  readonly company: {
+    readonly name: string | null;
+    readonly domain: string | null;
+    readonly description: string | null;
+    readonly industryKeywords: readonly string[];
+  } | null;
+  readonly campaign: {
+    readonly name: string | null;
+    readonly targetAudience: string | null;
+    readonly targetOutcome: string | null;
+    readonly valueForTarget: string | null;
+    readonly senderName: string | null;
+    /** https link where the recipient books a meeting; linked in the HTML part. */
+    readonly calendarLink: string | null;
+  };
+}
+
+export type WriterName = 'builtin' | 'openai' | 'anthropic';
+
+/**
+ * One email, ready for the sender, which adds the tracking pixel, tracked links and the
+ * unsubscribe footer. `html` is a fragment (no <html> or <body>) that says exactly what `text` says.
+ */
+export interface WrittenEmail {
+  readonly subject: string;
+  readonly html: string;
+  readonly text: string;
+  readonly writer: WriterName;
+  /** The LLM model that wrote it; absent for the built-in writer. */
+  readonly model?: string;
+}
