@@ -1,0 +1,65 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import { recordEmailFact } from '../records/email-events';
+import { emitEvent } from '../records/outbox';
+import { normalizeEmail, suppressAddress } from '../records/suppressions';
+import type { NewReply } from './replies-table';
+import type { SentEmail } from './sent-email';
+
+/**
+ * What a real reply changes, in the caller's transaction (the one that stored the reply):
+ * - a reply to a sent email is the `replied` fact of that email (the first reply only: later
+ *   ones are stored but the email was already replied to) and a `reply.received` event with the
+ *   full form of the spec;
+ * - an `unsubscribe` reply puts the person on the account's suppression list, with an
+ *   `unsubscribed` fact for the email when there is one.
+ */
+export async function applyReply(sequelize: Sequelize, tx: Transaction, reply: NewReply, sent: SentEmail | null): Promise<void> {
+  if (sent !== null) {
+    // Someone other than the lead may answer (a colleague the email was forwarded to): the event
+    // then names the sender, not the lead, and does not lend them the lead's title.
+    const byLead = normalizeEmail(reply.fromEmail) === normalizeEmail(sent.toEmail);
+    await recordEmailFact(sequelize, tx, {
+      accountId: reply.accountId,
+      campaignId: sent.campaignId,
+      emailId: sent.emailId,
+      leadId: sent.leadId,
+      type: 'replied',
+      occurredAt: reply.receivedAt,
+      data: { reply_id: reply.id, sentiment: reply.qualification?.sentiment ?? null, category: reply.qualification?.category ?? null },
+      dedupeKey: `replied:${sent.emailId}`,
+    });
+    await emitEvent(sequelize, tx, {
+      accountId: reply.accountId,
+      campaignId: sent.campaignId,
+      event: 'reply.received',
+      data: {
+        reply_id: reply.id,
+        email: reply.fromEmail,
+        name: byLead ? (reply.lead.name ?? reply.fromName) : (reply.fromName ?? reply.lead.name),
+        company: reply.lead.company,
+        title: byLead ? reply.lead.title : null,
+        sentiment: reply.qualification?.sentiment ?? 'neutral',
+        preview: reply.preview,
+        received_at: reply.receivedAt.toISOString(),
+      },
+      at: reply.receivedAt,
+    });
+  }
+  if (reply.qualification?.category === 'unsubscribe') {
+    // The sender asked; the lead's own address is the one the sequence writes to (usually the same).
+    const addresses = new Set([normalizeEmail(reply.fromEmail), ...(sent ? [normalizeEmail(sent.toEmail)] : [])]);
+    for (const address of addresses) await suppressAddress(sequelize, tx, reply.accountId, address, 'reply_unsubscribe', sent?.emailId ?? null);
+    if (sent !== null) {
+      await recordEmailFact(sequelize, tx, {
+        accountId: reply.accountId,
+        campaignId: sent.campaignId,
+        emailId: sent.emailId,
+        leadId: sent.leadId,
+        type: 'unsubscribed',
+        occurredAt: reply.receivedAt,
+        data: { source: 'reply', reply_id: reply.id },
+        dedupeKey: `unsubscribed:${sent.emailId}`,
+      });
+    }
+  }
+}
