@@ -1,0 +1,70 @@
+import { cues } from './cue';
+
+/** An explicit demand to stop emailing. Anger alone is not enough ("this read like spam" is a decline). */
+export const UNSUBSCRIBE_CUES = cues('unsubscribe', [
+  // English
+  [4, /\bunsubscrib\w*|\bunsub\b/],
+  [4, /\bremove (me|us)\b/],
+  [4, /\bremove (my|our|this) (e-?mail|address|name|contact|details|data|info)/],
+  [4, /\btake (me|us) off\b|\btake (my|our) (name|e-?mail|address|details)s? off\b/],
+  [3.5, /\boff (your|the|this|that|all|any|whatever) (\w+ )?(mailing |e-?mail |distribution |contact |marketing )?lists?\b/],
+  [4, /\bstop (e-?mailing|contacting|writing|sending|spamming|messaging|bothering|pestering|harass)/],
+  [4, /^(please,? )?remove\b|\bnot to (contact|e-?mail|write to|message|call) (me|us)\b/m],
+  [4, /\b(don'?t|do not|never) (ever )?(e-?mail|contact|write|message|spam|bother|call) (me|us|this address|this e-?mail)\b/],
+  [3.5, /\bspamm?ing (me|us)\b/],
+  [4, /\bleave (me|us) alone\b|\bmake (it|them|this) stop\b|\bjust stop\b/],
+  // A line that is nothing but "stop" ("Please stop."): an imperative aimed at the emails.
+  [4, /^(please,? )?stop( it| now| please)?[.!]*$/m],
+  [4, /\bopt(-| )?(me )?out\b/],
+  [4, /\b(delete|erase|remove) (all )?(of )?(my |our |the )?(personal )?(data|details|contact details|contact information|information)\b/],
+  [3, /\bgdpr\b|\barticle 17\b|\bright to (be forgotten|erasure)\b/],
+  [4, /\b(f+u+c+k+|f\*+k?|piss|sod|bugger) off\b/],
+  [4, /\bno (more|further) (e-?mails|mails|messages|contact|follow-?ups)\b/],
+  [4, /\b(don'?t|do not|never) (follow up|reach out|get in touch|send (me|us) (anything|any more|more))\b/],
+  [4, /\b(quit|cease) (sending|e-?mailing|mailing|contacting|writing|following up|reaching out)\b|\bcease and desist\b/],
+  [3.5, /\bharass(ment|ing)\b/],
+  [4, /\b(remove|delete|take|strike|scrub|purge|erase) (this|my|our|the) (e-?mail )?(address|e-?mail|contact|details|name)\b/],
+  [4, /\bout of your (system|database|crm|list|records|files)\b|\bunlist\b|\bdelist\b|\bdo[- ]not[- ](contact|e-?mail|call) list\b/],
+  [4, /\b(don'?t|do not|no longer) (want|wish|care) to (receive|get|hear from)\b|\b(don'?t|do not) want (these|your|any( more)?|more|the) (e-?mails|emails|mails|messages|newsletters?)\b/],
+  [3.5, /\b(mark(ed|ing)?|report(ed|ing)?) (this|you|it|your (e-?mail|message)) (as|for) spam\b/],
+  // French
+  [4, /\bdesabonn\w*|\bdesinscri\w*/],
+  [4, /\b(me |nous )?retire[rz]?( -moi| -nous|-moi|-nous)? (de|des) (votre|vos|la|ta) (liste|fichier|base)/],
+  [4, /\b(arrete[rz]|cesse[rz]) de (m'|nous )?(ecrire|envoyer|contacter|spammer)/],
+  [4, /\bne (m'|me |nous )?(ecrivez|envoyez|contactez) plus\b|\bne plus (me|nous) (contacter|ecrire|envoyer|solliciter)\b/],
+  [4, /\b(cancelar|anular) (a |la |mi |minha )?(inscricao|suscripcion|assinatura)\b|\bannullare (l'|la mia )?iscrizione\b|\bafgemeld\b|\buitgeschreven\b/],
+  [4, /\bsupprime[rz]? (mes|nos|mon|notre) (donnees|coordonnees|informations|adresse|contact)/],
+  [4, /\bje ne (veux|souhaite) plus (recevoir|etre contacte)\b|\bplus (de|d'autres) (mails|e-mails|messages) (svp|merci|s'il)/],
+  // German
+  [4, /\babmeld\w*|\baustragen\b/],
+  [4, /\b(aus|von) (ihrem|ihrer|dem|der|eurem|eurer|ihren) (e-?mail-?)?(verteiler|liste|mailingliste|newsletter|datenbank)/],
+  [4, /\bentfernen sie (mich|uns|meine)\b/],
+  [3.5, /\bhoren sie auf\b|\bhort auf\b/],
+  [4, /\bkeine (weiteren )?(e-?mails|mails|nachrichten|werbung)\b/],
+  [4, /\bloschen sie (meine|mich|unsere)\b/],
+  [4, /\bschreiben sie (mir|uns) nicht mehr\b|\b(mochte|will|wollen|mochten) (keine|nichts) (weiteren |mehr )?(e-?mails|mails|nachrichten|post)\b/],
+  [4, /\b(streichen|loschen|entfernen) sie (meine|unsere|diese) (adresse|e-?mail-?adresse|daten|kontaktdaten)\b/],
+  // Spanish
+  [4, /\bdar(me|nos)? de baja\b|\bdenme de baja\b/],
+  [4, /\belimin(en|e|ar|ad)(me|nos)\b/],
+  [4, /\bdej(en|e|a|ad) de (enviar|escribir|mandar|contactar)(me|nos)?\b/],
+  [4, /\bno (me|nos) (escriban|escribas|contacten|envien|manden) mas\b|\bno (me|nos) vuelva[ns]? a (escribir|contactar)/],
+  [4, /\b(borr|elimin|quit|sac)(en|e|a)(me|nos)\b|\bno (quiero|queremos|deseo|deseamos) (seguir )?recibir\b|\b(borren|eliminen|quiten) (mi|mis|nuestro) (correo|direccion|datos)\b|\bquitenme\b|\bsaquenme\b/],
+  // Portuguese
+  [4, /\b(me|nos) remova(m)?\b|\bremova(m)?-(me|nos)\b|\bremover (meu|o meu|nosso) (e-?mail|contato|endereco)/],
+  [4, /\bdescadastr\w*/],
+  [4, /\bpar(e|em|ar) de (me |nos )?(enviar|mandar|escrever|contatar)/],
+  [4, /\bnao (me|nos) (envie|enviem|mande|mandem|escreva|escrevam|contate|contatem) mais\b/],
+  [4, /\bnao (quero|queremos|desejo|desejamos) (mais )?receber\b|\b(tirem|retirem|apaguem)(-me)? (meu|o meu|meus)? ?(e-?mail|contato|endereco|dados)\b|\btirem-me\b/],
+  // Italian
+  [4, /\bcancellar(mi|ci)\b|\bcancellatemi\b|\brimuover(mi|ci)\b|\brimuovetemi\b|\bdisiscri\w*/],
+  [4, /\bsmett(a|ete|ila|etela) di (scriver|inviar|mandar|contattar)\w*/],
+  [4, /\bnon (mi|ci) (scrivete|contattate|inviate|mandate) piu\b|\bnon (scrivete|contattate|mandate|inviate)(mi|ci) piu\b/],
+  [4, /\btoglietemi\b|\btoglier(mi|ci)\b|\bnon (voglio|vogliamo|desidero) (piu )?ricevere\b|\b(eliminate|cancellate) (il mio|i miei|la mia) (indirizzo|dati|email|contatto)\b/],
+  // Dutch
+  [4, /\bafmeld\w*|\buitschrijven\b/],
+  [4, /\bvan (jullie|uw|de|je) (e-?mail|mailing|verzend)?lijst\b/],
+  [4, /\bhaal (me|mij|ons)\b.{0,30}\blijst\b/],
+  [4, /\bstop (met|eens met) (mailen|e-?mailen|sturen)\b|\bgeen (e-?mails|mails) meer\b/],
+  [4, /\b(uit|van) (uw|jullie|je) (bestand|database|lijst|systeem|adressenbestand)\b|\bverwijder (mij|me|mijn|ons)\b|\b(mij|me|mijn (gegevens|adres|e-?mailadres)) .{0,30}\bverwijderen\b|\bwil (geen|niet langer) .{0,20}ontvangen\b/],
+]);
