@@ -61,7 +61,7 @@ describe('the API and worker roles on external PostgreSQL and Temporal', functio
     temporal = await startTemporalDevServer({ dataDir: temporalDir, port: await freePort(), uiPort: await freePort(), namespace: 'default', log: () => undefined });
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
-    const env = { ...process.env, DATABASE_URL: db.url, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: taskQueue, PORT: String(port), LOG_LEVEL: 'warn' };
+    const env = { ...process.env, DATABASE_URL: db.url, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: taskQueue, PORT: String(port), SMTP_SINK_PORT: String(await freePort()), INBOUND_SMTP_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
     worker = startRole('worker', env);
     api = startRole('api', env);
   });

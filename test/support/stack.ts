@@ -25,6 +25,8 @@ export async function stackEnv(): Promise<StackEnv> {
     EMBEDDED_PG_PORT: String(await freePort()),
     TEMPORAL_DEV_PORT: String(await freePort()),
     TEMPORAL_UI_PORT: String(await freePort()),
+    SMTP_SINK_PORT: String(await freePort()),
+    INBOUND_SMTP_PORT: String(await freePort()),
     LOG_LEVEL: 'warn',
   };
   delete env.DATABASE_URL;
