@@ -1,0 +1,119 @@
+import { parseEnrichIdentity } from '../../../leads/enrich-identity';
+import { enrichLead } from '../../../leads/enrich-lead';
+import { importLeadsCsv } from '../../../leads/import/import-csv';
+import { uploadBody } from '../../../leads/import/upload-body';
+import { getLead, listLeads } from '../../../leads/lead-store';
+import { searchLeads } from '../../../leads/search-leads';
+import { notFound, payloadTooLarge } from '../../http/errors';
+import { defineRoute } from '../../http/route';
+import { answeringLeadErrors } from './errors';
+import { Lead, LeadEnrichBody, LeadIdParams, LeadImportResult, LeadListQuery, LeadListResponse, LeadSearchBody, LeadSearchResponse } from './schemas';
+
+/** Largest CSV upload. Read as a stream, so the limit bounds the time an import takes, not memory. */
+export const MAX_CSV_BYTES = 50 * 1024 * 1024;
+
+const importLeads = defineRoute({
+  method: 'post',
+  path: '/v1/leads/import',
+  auth: 'b',
+  operationId: 'importLeads',
+  summary: "Import leads from a CSV file into the account's lead store",
+  description:
+    'The first row names the columns: email (required; also "E-mail", "Email Address"), first_name, last_name or name, title, company, ' +
+    'company_domain (or website, domain), industry, city, state, country (or location), linkedin_url, phone. Other columns are ignored. ' +
+    'Each row is checked on its own: an invalid row is skipped and reported with the line it starts on; the rest are imported. ' +
+    'Addresses the account already has (or that appear twice) are duplicates and leave the stored lead unchanged; suppressed addresses are skipped. ' +
+    'An upload that breaks off or passes 50 MB imports nothing.',
+  tags: ['leads'],
+  rawBody: { contentTypes: ['text/csv'], mode: 'stream', maxBytes: MAX_CSV_BYTES, description: 'A CSV file (UTF-8, comma-separated, header row first), at most 50 MB.' },
+  responses: { 200: { description: 'What the import did', schema: LeadImportResult } },
+  handler: async (_input, { deps, auth, koa }) => {
+    // A declared size over the limit is refused before a byte is read; an undeclared one is counted as it streams.
+    if (koa.request.length !== undefined && koa.request.length > MAX_CSV_BYTES) throw payloadTooLarge('50 MB');
+    const result = await answeringLeadErrors(() => importLeadsCsv(deps.sequelize, auth.accountId, uploadBody(koa.req), { maxBytes: MAX_CSV_BYTES }));
+    return { body: result };
+  },
+});
+
+const listAccountLeads = defineRoute({
+  method: 'get',
+  path: '/v1/leads',
+  auth: 'b',
+  operationId: 'listLeads',
+  summary: "The account's stored leads, oldest first (by address within one import)",
+  tags: ['leads'],
+  query: LeadListQuery,
+  responses: { 200: { description: 'A page of leads', schema: LeadListResponse } },
+  handler: async ({ query }, { deps, auth }) => {
+    const page = query.page ?? 1;
+    const perPage = query.perPage ?? query.per_page ?? 20;
+    const { leads, total } = await listLeads(deps.sequelize, auth.accountId, page, perPage);
+    return { body: { leads, pagination: { page, perPage, total } } };
+  },
+});
+
+const getAccountLead = defineRoute({
+  method: 'get',
+  path: '/v1/leads/:id',
+  auth: 'b',
+  operationId: 'getLead',
+  summary: 'One stored lead',
+  tags: ['leads'],
+  params: LeadIdParams,
+  responses: { 200: { description: 'The lead', schema: Lead } },
+  errors: [404],
+  handler: async ({ params }, { deps, auth }) => {
+    const lead = await getLead(deps.sequelize, auth.accountId, params.id);
+    if (lead === null) throw notFound(`No lead ${params.id}`);
+    return { body: lead };
+  },
+});
+
+const search = defineRoute({
+  method: 'post',
+  path: '/v1/leads/search',
+  auth: 'b',
+  operationId: 'searchLeads',
+  summary: 'Search leads by title, location and industry',
+  description:
+    "Searches Apollo with the account's own key when one is configured (found people are stored as the account's leads; people Apollo shows " +
+    "no address for are left out, and total is Apollo's count), otherwise the account's stored leads.",
+  tags: ['leads'],
+  body: LeadSearchBody,
+  responses: { 200: { description: 'A page of matching leads', schema: LeadSearchResponse } },
+  errors: [503],
+  handler: async ({ body }, { deps, auth }) => {
+    const result = await answeringLeadErrors(() =>
+      searchLeads(deps, auth.accountId, {
+        personTitles: body.person_titles,
+        organizationLocations: body.organization_locations,
+        organizationIndustries: body.organization_industries,
+        page: body.page ?? 1,
+        perPage: body.per_page ?? 20,
+      }),
+    );
+    return { body: result };
+  },
+});
+
+const enrich = defineRoute({
+  method: 'post',
+  path: '/v1/leads/enrich',
+  auth: 'b',
+  operationId: 'enrichLead',
+  summary: 'Enrich one person: by email, by name and company domain, or by LinkedIn profile',
+  description:
+    "With the account's Apollo key: Apollo's people match (work emails only), stored as the account's lead and charged as a lead_enrichment " +
+    "cost. Without a key: the account's stored lead, free. 404 when nothing matches.",
+  tags: ['leads'],
+  body: LeadEnrichBody,
+  responses: { 200: { description: 'The enriched lead', schema: Lead } },
+  errors: [404, 503],
+  handler: async ({ body }, { deps, auth }) => {
+    const outcome = await answeringLeadErrors(() => enrichLead(deps, auth.accountId, parseEnrichIdentity(body)));
+    if (!outcome.found) throw notFound(outcome.reason === 'no_email' ? 'Apollo matched the person but has no email address for them' : 'No match');
+    return { body: outcome.lead };
+  },
+});
+
+export const leadRoutes = [importLeads, search, enrich, listAccountLeads, getAccountLead];

@@ -1,0 +1,106 @@
+import { Type } from '@sinclair/typebox';
+import { FIELD_LIMITS } from '../../../leads/fields';
+import { Timestamp } from '../../http/common-schemas';
+
+const Text = Type.Union([Type.String(), Type.Null()]);
+
+export const Lead = Type.Object(
+  {
+    id: Type.String(),
+    email: Type.String({ format: 'email' }),
+    firstName: Text,
+    lastName: Text,
+    name: Type.Union([Type.String(), Type.Null()], { description: 'First and last name together.' }),
+    title: Text,
+    company: Text,
+    companyDomain: Type.Union([Type.String(), Type.Null()], { description: 'Bare domain, e.g. acme.com.' }),
+    industry: Text,
+    city: Text,
+    state: Text,
+    country: Text,
+    linkedinUrl: Text,
+    phone: Text,
+    source: Type.Union([Type.Literal('import'), Type.Literal('provider'), Type.Literal('api')], {
+      description: 'How the lead entered the store: a CSV import, the lead provider (Apollo), or the API.',
+    }),
+    createdAt: Timestamp,
+  },
+  { additionalProperties: false },
+);
+
+const LeadPagination = Type.Object(
+  { page: Type.Integer({ minimum: 1 }), perPage: Type.Integer({ minimum: 1 }), total: Type.Integer({ minimum: 0 }) },
+  { additionalProperties: false },
+);
+
+export const LeadListQuery = Type.Object(
+  {
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, from 1.' })),
+    perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Leads per page, at most 100 (default 20).' })),
+    per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Same as perPage (the name the other list endpoints use).' })),
+  },
+  { additionalProperties: false },
+);
+
+export const LeadListResponse = Type.Object({ leads: Type.Array(Lead), pagination: LeadPagination }, { additionalProperties: false });
+
+export const LeadIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+
+const Terms = (what: string) =>
+  Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+      maxItems: 50,
+      description: `${what} Any term may match (case-insensitive); every filter given must match.`,
+    }),
+  );
+
+export const LeadSearchBody = Type.Object(
+  {
+    person_titles: Terms('Job titles; a lead matches when its title contains a term ("vp sales" matches "VP Sales, EMEA").'),
+    organization_locations: Terms('Places; a term matches the lead\'s city, state or country as whole words ("texas", "austin", "united states").'),
+    organization_industries: Terms('Industries; a lead matches when its industry contains a term.'),
+    per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Leads per page, at most 100.' })),
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 1, description: 'Page number, from 1 (Apollo serves at most 500 pages).' })),
+  },
+  { additionalProperties: false },
+);
+
+export const LeadSearchResponse = Type.Object(
+  {
+    leads: Type.Array(Lead),
+    pagination: LeadPagination,
+    source: Type.Union([Type.Literal('leads_store'), Type.Literal('apollo')], {
+      description: "Where the leads came from: the account's stored leads, or Apollo with the account's own key.",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const LeadEnrichBody = Type.Object(
+  {
+    email: Type.Optional(Type.String({ minLength: 3, maxLength: FIELD_LIMITS.email })),
+    firstName: Type.Optional(Type.String({ minLength: 1, maxLength: FIELD_LIMITS.firstName })),
+    lastName: Type.Optional(Type.String({ minLength: 1, maxLength: FIELD_LIMITS.lastName })),
+    domain: Type.Optional(Type.String({ minLength: 1, maxLength: FIELD_LIMITS.companyDomain, description: 'Company domain or website.' })),
+    linkedinUrl: Type.Optional(Type.String({ minLength: 1, maxLength: FIELD_LIMITS.linkedinUrl })),
+  },
+  {
+    additionalProperties: false,
+    description: 'Exactly one of: {email}, {firstName, lastName, domain} or {linkedinUrl}.',
+  },
+);
+
+export const LeadImportResult = Type.Object(
+  {
+    total: Type.Integer({ minimum: 0, description: 'Data rows read (blank lines are not rows).' }),
+    imported: Type.Integer({ minimum: 0 }),
+    duplicates: Type.Integer({ minimum: 0, description: 'Rows whose address the account already had, or that appeared earlier in the file.' }),
+    suppressed: Type.Integer({ minimum: 0, description: "Rows whose address is on the account's suppression list." }),
+    invalid: Type.Integer({ minimum: 0, description: 'Rows skipped as unreadable or invalid (all of them, even beyond the listed errors).' }),
+    errors: Type.Array(Type.Object({ line: Type.Integer({ minimum: 1 }), error: Type.String() }, { additionalProperties: false }), {
+      maxItems: 100,
+      description: 'The first 100 invalid rows: the line each starts on (the header is line 1) and why it was skipped.',
+    }),
+  },
+  { additionalProperties: false },
+);

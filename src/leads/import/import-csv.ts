@@ -1,0 +1,152 @@
+import { pipeline, type Readable } from 'node:stream';
+import { parse, type CsvError, type Options } from 'csv-parse';
+import type { Sequelize, Transaction } from 'sequelize';
+import { suppressedAmong } from '../../records/suppressions';
+import type { LeadInput } from '../fields';
+import { insertNewLeads } from '../lead-writes';
+import { byteMeter } from './byte-meter';
+import { ImportHeaderError, mapHeader, type ColumnMap } from './columns';
+import { RecordLines } from './line-numbers';
+import { rowToLead } from './row';
+
+export interface ImportLineError {
+  /** The line of the file the row starts on (the header is line 1). */
+  readonly line: number;
+  readonly error: string;
+}
+
+export interface ImportResult {
+  /** Data rows read (blank lines are not rows). */
+  readonly total: number;
+  readonly imported: number;
+  /** Rows whose address was already a lead of the account, or appeared earlier in the file. */
+  readonly duplicates: number;
+  /** Rows whose address is on the account's suppression list. */
+  readonly suppressed: number;
+  /** Rows that could not be read or did not validate; the first of them are listed in `errors`. */
+  readonly invalid: number;
+  readonly errors: readonly ImportLineError[];
+}
+
+export interface ImportOptions {
+  /** Fail with ImportTooLarge beyond this many bytes (an HTTP upload); unlimited when absent. */
+  readonly maxBytes?: number;
+  /** Called with the bytes read so far (the CLI's progress bar). */
+  readonly onBytes?: (total: number) => void;
+  /** Leads per INSERT (and per suppression lookup). */
+  readonly batchSize?: number;
+  /** How many line errors the result lists; `invalid` counts them all. */
+  readonly maxErrors?: number;
+}
+
+/** A parsed record and the line of the file it starts on. */
+interface ParsedRow {
+  readonly record: string[];
+  readonly line: number;
+}
+
+/** A row longer than this is refused: usually an unclosed quote swallowing the rest of the file. */
+const MAX_RECORD_CHARS = 64 * 1024;
+
+const CSV_ERRORS: Partial<Record<CsvError['code'], string>> = {
+  CSV_QUOTE_NOT_CLOSED: 'a quoted field is not closed',
+  CSV_INVALID_CLOSING_QUOTE: 'unexpected character after a closing quote',
+  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: 'unexpected character after a closing quote',
+  CSV_MAX_RECORD_SIZE: `row is longer than ${MAX_RECORD_CHARS / 1024} KB (an unclosed quote?)`,
+  INVALID_OPENING_QUOTE: 'a quote inside an unquoted field',
+};
+
+/**
+ * Imports a CSV of leads into an account's store as it streams in: the header names the columns
+ * (see columns.ts), each row is validated on its own (a bad row is skipped and reported with its
+ * line, the rest go on), and valid rows are written in batches, each batch checked against the
+ * suppression list in one query and inserted in one statement that skips addresses the account
+ * already has. Existing leads are never modified: an import adds leads, it does not edit them.
+ *
+ * The whole import is one transaction: an upload that breaks off or passes its size limit leaves
+ * the store as it was, rather than half imported with an error the client cannot act on.
+ */
+export async function importLeadsCsv(sequelize: Sequelize, accountId: string, source: Readable, opts: ImportOptions = {}): Promise<ImportResult> {
+  const batchSize = opts.batchSize ?? 500;
+  const maxErrors = opts.maxErrors ?? 100;
+  const errors: ImportLineError[] = [];
+  let invalid = 0;
+  let unreadable = 0;
+  const fail = (line: number, error: string): void => {
+    invalid++;
+    if (errors.length < maxErrors) errors.push({ line, error });
+  };
+
+  const lines = new RecordLines();
+  const options: Options<ParsedRow, string[]> = {
+    bom: true,
+    skip_empty_lines: true,
+    // Short rows are fine (exports often drop trailing empty cells); long rows are reported by rowToLead.
+    relax_column_count: true,
+    // A stray quote inside an unquoted field ("The "Best" Co") is kept as text.
+    relax_quotes: true,
+    max_record_size: MAX_RECORD_CHARS,
+    // Both hooks run as the parser goes, in file order: that is where a record's first line is known.
+    on_record: (record: string[], context) => ({ record, line: lines.startOf(context.lines, context.empty_lines) }),
+    skip_records_with_error: true,
+    on_skip: (err) => {
+      unreadable++;
+      const end = typeof err?.lines === 'number' ? err.lines : 0;
+      const empty = typeof err?.empty_lines === 'number' ? err.empty_lines : 0;
+      fail(lines.startOf(end, empty), (err && CSV_ERRORS[err.code]) ?? err?.message ?? 'row could not be read');
+      return undefined;
+    },
+  };
+  // csv-parse's overloads type on_record's result only for `columns` parsing; the records are ParsedRow.
+  const parser = parse(options as unknown as Options);
+  // pipeline destroys every stage on an error (too large, aborted upload), so the loop below throws it.
+  pipeline(source, byteMeter({ maxBytes: opts.maxBytes, onBytes: opts.onBytes }), parser, () => undefined);
+
+  try {
+    return await sequelize.transaction(async (tx) => {
+      let columns: ColumnMap | undefined;
+      let total = 0;
+      let imported = 0;
+      let duplicates = 0;
+      let suppressed = 0;
+      let batch: LeadInput[] = [];
+
+      const flush = async (t: Transaction): Promise<void> => {
+        if (batch.length === 0) return;
+        const blocked = await suppressedAmong(sequelize, t, accountId, batch.map((l) => l.email));
+        const allowed = batch.filter((l) => !blocked.has(l.email));
+        suppressed += batch.length - allowed.length;
+        const inserted = await insertNewLeads(sequelize, t, accountId, 'import', allowed);
+        imported += inserted;
+        // ON CONFLICT DO NOTHING skipped the rest: addresses already stored or met earlier in the file.
+        duplicates += allowed.length - inserted;
+        batch = [];
+      };
+
+      for await (const item of parser as AsyncIterable<ParsedRow>) {
+        if (columns === undefined) {
+          columns = mapHeader(item.record);
+          continue;
+        }
+        if (item.record.every((v) => v.trim() === '')) continue;
+        total++;
+        const outcome = rowToLead(item.record, columns);
+        if (!outcome.ok) {
+          fail(item.line, outcome.error);
+          continue;
+        }
+        batch.push(outcome.lead);
+        if (batch.length >= batchSize) await flush(tx);
+      }
+      if (columns === undefined) throw new ImportHeaderError('The CSV is empty: expected a header row naming the columns, then one lead per row');
+      await flush(tx);
+      // Rows the parser itself skipped never reached the loop: they are rows too.
+      total += unreadable;
+      return { total, imported, duplicates, suppressed, invalid, errors: [...errors].sort((a, b) => a.line - b.line) };
+    });
+  } catch (err) {
+    // A failure before the loop ran (no database connection) would leave the source open and unread.
+    parser.destroy();
+    throw err;
+  }
+}

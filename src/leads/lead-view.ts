@@ -1,0 +1,70 @@
+/**
+ * How a stored lead is read (one column list for every query) and shown on Surface B (camelCase,
+ * with `name` composed from the parts).
+ */
+
+export type LeadSourceName = 'import' | 'provider' | 'api';
+
+/** A `leads` row as the queries of this module select it. */
+export interface LeadRow {
+  readonly id: string;
+  readonly email: string;
+  readonly first_name: string | null;
+  readonly last_name: string | null;
+  readonly title: string | null;
+  readonly company: string | null;
+  readonly company_domain: string | null;
+  readonly industry: string | null;
+  readonly city: string | null;
+  readonly state: string | null;
+  readonly country: string | null;
+  readonly linkedin_url: string | null;
+  readonly phone: string | null;
+  readonly source: LeadSourceName;
+  readonly created_at: Date;
+}
+
+/** The columns of LeadRow, qualified with `l.` so they can be used in joins. */
+export const LEAD_COLUMNS =
+  'l.id, l.email, l.first_name, l.last_name, l.title, l.company, l.company_domain, l.industry, l.city, l.state, l.country, l.linkedin_url, l.phone, l.source, l.created_at';
+
+export interface LeadView {
+  readonly id: string;
+  readonly email: string;
+  readonly firstName: string | null;
+  readonly lastName: string | null;
+  readonly name: string | null;
+  readonly title: string | null;
+  readonly company: string | null;
+  readonly companyDomain: string | null;
+  readonly industry: string | null;
+  readonly city: string | null;
+  readonly state: string | null;
+  readonly country: string | null;
+  readonly linkedinUrl: string | null;
+  readonly phone: string | null;
+  readonly source: LeadSourceName;
+  readonly createdAt: string;
+}
+
+export function toLeadView(r: LeadRow): LeadView {
+  const name = [r.first_name, r.last_name].filter((p): p is string => p !== null && p !== '').join(' ');
+  return {
+    id: r.id,
+    email: r.email,
+    firstName: r.first_name,
+    lastName: r.last_name,
+    name: name === '' ? null : name,
+    title: r.title,
+    company: r.company,
+    companyDomain: r.company_domain,
+    industry: r.industry,
+    city: r.city,
+    state: r.state,
+    country: r.country,
+    linkedinUrl: r.linkedin_url,
+    phone: r.phone,
+    source: r.source,
+    createdAt: new Date(r.created_at).toISOString(),
+  };
+}
