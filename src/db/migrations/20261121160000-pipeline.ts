@@ -123,8 +123,9 @@ CREATE TABLE emails (
   -- The idempotency key of a send: a retried or replayed activity finds this row instead of sending.
   UNIQUE (campaign_id, lead_id, step)
 );
-CREATE INDEX emails_campaign_sent ON emails (campaign_id, sent_at);
-CREATE INDEX emails_account_sent ON emails (account_id, sent_at);
+-- No index on sent_at: counts and days of sends come from email_events ('sent' facts, indexed by
+-- campaign or account, type and time), and an indexed sent_at would make every send's
+-- 'sending' -> 'sent' update write a new entry in every index of the table (no HOT update).
 
 CREATE TABLE email_events (
   id BIGSERIAL PRIMARY KEY,

@@ -1,0 +1,232 @@
+import type { Sequelize } from 'sequelize';
+import { newId } from '../accounts/ids';
+import type { Config } from '../config/config';
+import type { Logger } from '../log/logger';
+import { serviceSecret } from '../records/service-secrets';
+import { TrackingLinks } from '../tracking/links';
+import { composeMessage, displayName, newMessageId, type Party } from './compose';
+import { markAbandoned, markDeferred, readSendStates, reserveEmailRow, type SendState, type StateRequest } from './email-rows';
+import { GroupCommit } from './group-commit';
+import { reserveMailboxSlot } from './mailbox-slots';
+import { recordAcceptedBatch, recordHardBounce, recordUncertainSend, type AcceptedEmail, type SentEmailRef } from './send-results';
+import { classifySmtpFailure, smtpErrorText, type SmtpFailureKind } from './smtp-outcome';
+import { SmtpHostRefused, smtpTransports, type SmtpTransports } from './transports';
+import type { SendEmailInput, SendEmailResult } from './types';
+
+export interface SenderDeps {
+  readonly sequelize: Sequelize;
+  readonly config: Config;
+  readonly log: Logger;
+}
+
+export interface SenderHooks {
+  /**
+   * Tests only: runs after the server accepted the message and before the result is recorded.
+   * Throwing from it leaves the row in 'sending', exactly as a worker killed at that moment would.
+   */
+  readonly afterSmtpAccepted?: (emailId: string) => void | Promise<void>;
+}
+
+/** The send failed in a way that may pass later (4xx, connection, timeout, a sender-side refusal). */
+export class SmtpSendFailed extends Error {
+  override readonly name = 'SmtpSendFailed';
+  constructor(
+    readonly kind: Exclude<SmtpFailureKind, 'recipient_rejected'>,
+    message: string,
+    readonly emailId: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The lead does not exist or is not the account's: retrying cannot help. */
+export class LeadNotFound extends Error {
+  override readonly name = 'LeadNotFound';
+}
+
+/** Another attempt at the same email holds its row right now; a retry will see how it ended. */
+export class SendInProgress extends Error {
+  override readonly name = 'SendInProgress';
+}
+
+interface Sender {
+  readonly mailboxId: string | null;
+  readonly from: Party;
+  readonly smtpUrl: string;
+  /** A customer's mailbox: its SMTP host must pass the egress address policy. */
+  readonly customer: boolean;
+  readonly dkim: { readonly domainName: string; readonly keySelector: string; readonly privateKey: string } | null;
+}
+
+/**
+ * Sends one email of a campaign to one lead, at most once, deciding everything at the moment of
+ * sending (a lead may unsubscribe or bounce while its email waits in a schedule):
+ *
+ * 1. the row of (campaign, lead, step) decides first: 'sent' and 'bounced' return what happened;
+ *    'sending' means an earlier attempt stopped after reserving the row, possibly after the server
+ *    had accepted the message. That attempt is counted as sent and NOTHING is sent again: SMTP
+ *    has no way to ask whether a message arrived, so the choice is between maybe losing one email
+ *    and maybe sending it twice, and a duplicate cold email costs more (it reads as spam, to the
+ *    lead and to the receiving provider's filters) than one lost follow-up. 'deferred' means the
+ *    server said "not now" and did not take it: it is sent again;
+ * 2. the suppression list and the lead's bounced/unsubscribed stamps;
+ * 3. a slot of the account's least recently used mailbox with room under its daily cap and gap
+ *    (one atomic UPDATE), or the default transport when the account has no mailbox;
+ * 4. the row is reserved as 'sending' with its Message-ID, the message composed and handed to the
+ *    pooled transporter; its answer is recorded (see send-results.ts).
+ * A first attempt through the default transport does 1, 2 and 4's reservation in one statement
+ * (see readSendStates): with the success write, two statements per email. Both go through a group
+ * commit (group-commit.ts): the sends of this process that reach the same step at about the same
+ * time share one statement and one commit, and each waits for that commit before it goes on (the
+ * reservation is durable before a byte goes to SMTP, the result before the activity returns).
+ */
+export class EmailSender {
+  private links: Promise<TrackingLinks> | undefined;
+  private readonly states: GroupCommit<StateRequest, (SendState & { readonly claimed: boolean }) | null>;
+  private readonly accepted: GroupCommit<AcceptedEmail, undefined>;
+
+  constructor(
+    private readonly deps: SenderDeps,
+    private readonly hooks: SenderHooks = {},
+    private readonly transports: SmtpTransports = smtpTransports,
+  ) {
+    this.states = new GroupCommit((requests) => readSendStates(deps.sequelize, requests));
+    this.accepted = new GroupCommit(async (emails) => {
+      await recordAcceptedBatch(deps.sequelize, emails);
+      return emails.map(() => undefined);
+    });
+  }
+
+  async send(input: SendEmailInput): Promise<SendEmailResult> {
+    const fallback = this.defaultSender();
+    const claimId = newId('em');
+    const claim = { emailId: claimId, fromEmail: fallback.from.address, subject: input.content.subject, messageId: newMessageId(claimId, fallback.from.address) };
+    const state = await this.states.submit({ accountId: input.accountId, campaignId: input.campaignId, leadId: input.leadId, step: input.step, claim });
+    if (state === null) throw new LeadNotFound(`lead ${input.leadId} does not exist in account ${input.accountId}`);
+    const key = { accountId: input.accountId, campaignId: input.campaignId, leadId: input.leadId, step: input.step };
+    const ref = (emailId: string, messageId: string): SentEmailRef => ({ ...key, emailId, messageId, toEmail: state.lead.email });
+    // The common first attempt through the default transport: the row is already ours.
+    if (state.claimed) return this.deliver(input, state, fallback, ref(claim.emailId, claim.messageId));
+
+    const settled = await this.earlierOutcome(state, ref);
+    if (settled !== null) return settled;
+    const existingId = state.existing?.id ?? null;
+    const withId = existingId === null ? {} : { emailId: existingId };
+    if (state.lead.blockedBy !== null) {
+      if (existingId !== null) await markAbandoned(this.deps.sequelize, existingId, state.lead.blockedBy);
+      return { outcome: 'suppressed', ...withId };
+    }
+    let sender = fallback;
+    if (state.hasMailboxes) {
+      const slot = await reserveMailboxSlot(this.deps.sequelize, input.accountId);
+      if (!('reserved' in slot)) return { outcome: 'deferred', retryAfterSeconds: slot.retryAfterSeconds, ...withId };
+      const m = slot.reserved;
+      sender = { mailboxId: m.id, from: { address: m.fromEmail, name: m.fromName }, smtpUrl: m.smtpUrl, customer: true, dkim: m.dkim };
+    }
+    const emailId = existingId ?? claimId;
+    const messageId = await reserveEmailRow(
+      this.deps.sequelize,
+      {
+        ...key,
+        emailId,
+        mailboxId: sender.mailboxId,
+        fromEmail: sender.from.address,
+        toEmail: state.lead.email,
+        subject: input.content.subject,
+        messageId: newMessageId(emailId, sender.from.address),
+      },
+      existingId,
+    );
+    if (messageId === null) throw new SendInProgress(`another attempt is sending email ${existingId ?? `${input.campaignId}/${input.leadId}/${input.step}`}`);
+    return this.deliver(input, state, sender, ref(emailId, messageId));
+  }
+
+  /** What an earlier attempt at this email already settled, or null when it must be (re)sent. */
+  private async earlierOutcome(state: SendState, ref: (emailId: string, messageId: string) => SentEmailRef): Promise<SendEmailResult | null> {
+    const existing = state.existing;
+    if (existing === null) return null;
+    const done = { emailId: existing.id, messageId: existing.messageId };
+    switch (existing.status) {
+      case 'sent':
+        return { outcome: 'already_sent', ...done };
+      case 'bounced':
+        return { outcome: 'bounced', ...done };
+      case 'failed':
+        return { outcome: 'suppressed', emailId: existing.id };
+      case 'sending':
+        await recordUncertainSend(this.deps.sequelize, ref(existing.id, existing.messageId), this.deps.config.prices.emailUsd);
+        this.deps.log.warn({ emailId: existing.id }, 'email found mid-send from an earlier attempt: counted as sent, not sent again');
+        return { outcome: 'already_sent', ...done };
+      case 'deferred':
+        return null;
+    }
+  }
+
+  /** Composes the reserved email, hands it to SMTP and records the answer. */
+  private async deliver(input: SendEmailInput, state: SendState, sender: Sender, ref: SentEmailRef): Promise<SendEmailResult> {
+    const { sequelize, config, log } = this.deps;
+    const { emailId, messageId } = ref;
+    const message = composeMessage(
+      {
+        emailId,
+        messageId,
+        from: sender.from,
+        to: { address: ref.toEmail, name: displayName(state.lead.firstName, state.lead.lastName) },
+        subject: input.content.subject,
+        html: input.content.html,
+        text: input.content.text,
+        inReplyTo: input.inReplyTo,
+        references: input.references,
+        dkim: sender.dkim,
+      },
+      await this.trackingLinks(),
+      config.publicBaseUrl,
+    );
+
+    let response: string;
+    try {
+      const transporter = await this.transports.get(sender.smtpUrl, sender.customer ? { allowLoopback: config.allowLoopbackEgress } : null);
+      response = (await transporter.sendMail(message)).response;
+    } catch (err) {
+      const kind = err instanceof SmtpHostRefused ? 'sender_rejected' : classifySmtpFailure(err);
+      const text = smtpErrorText(err);
+      if (kind === 'recipient_rejected') {
+        await recordHardBounce(sequelize, ref, text);
+        log.info({ emailId, campaignId: input.campaignId, response: text }, 'email bounced: recipient refused permanently');
+        return { outcome: 'bounced', emailId, messageId };
+      }
+      await markDeferred(sequelize, emailId, text);
+      log.warn({ emailId, campaignId: input.campaignId, mailboxId: sender.mailboxId, kind, error: text }, 'email not sent: will retry');
+      throw new SmtpSendFailed(kind, text, emailId);
+    }
+
+    await this.hooks.afterSmtpAccepted?.(emailId);
+    await this.accepted.submit({ ref, smtpResponse: response, priceUsd: config.prices.emailUsd });
+    log.debug({ emailId, campaignId: input.campaignId, mailboxId: sender.mailboxId }, 'email sent');
+    return { outcome: 'sent', emailId, messageId };
+  }
+
+  /** SMTP_URL, or the worker's local sink; from DEFAULT_FROM_EMAIL; no caps (the operator's relay). */
+  private defaultSender(): Sender {
+    const { config } = this.deps;
+    return {
+      mailboxId: null,
+      from: { address: config.defaultFromEmail, name: null },
+      smtpUrl: config.smtpUrl ?? `smtp://127.0.0.1:${config.smtpSinkPort}`,
+      customer: false,
+      dkim: null,
+    };
+  }
+
+  /** The tracking secret is read once per process (it never changes while the service runs). */
+  private trackingLinks(): Promise<TrackingLinks> {
+    this.links ??= serviceSecret(this.deps.sequelize, 'tracking', this.deps.config.trackingSecret).then(
+      (secret) => new TrackingLinks(secret, this.deps.config.publicBaseUrl),
+      (err: unknown) => {
+        this.links = undefined;
+        throw err;
+      },
+    );
+    return this.links;
+  }
+}

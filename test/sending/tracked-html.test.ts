@@ -1,0 +1,55 @@
+import { expect } from 'chai';
+import { load } from 'cheerio';
+import { trackHtml } from '../../src/sending/tracked-html';
+import { TrackingLinks } from '../../src/tracking/links';
+
+const BASE = 'https://track.example.test';
+const links = new TrackingLinks('test-secret', BASE);
+const EMAIL = 'em_abc123';
+const track = (html: string): string => trackHtml(html, EMAIL, links, BASE, links.unsubscribeUrl(EMAIL));
+
+/** What a mail client renders: the body's elements after parsing the sent HTML as a browser would. */
+function rendered(html: string) {
+  const $ = load(html);
+  return { $, last: $('body').children().last(), hrefs: $('a').map((_i, el) => $(el).attr('href')).get() };
+}
+
+describe('tracked HTML part', () => {
+  it('a whole document gets the unsubscribe link and the pixel at the end of its body, even with "</body>" in a comment', () => {
+    const out = track('<html><head><title>Hi</title></head><body><p>Read <a href="https://example.com/a?x=1&amp;y=2">this</a></p><!-- </body> --></body></html>');
+    const { $, last, hrefs } = rendered(out);
+    expect(last.is('img')).to.equal(true);
+    expect(last.attr('src')).to.equal(links.openPixelUrl(EMAIL));
+    // The entity-encoded URL is signed as the browser would follow it.
+    expect(hrefs).to.deep.equal([links.clickUrl(EMAIL, 0, 'https://example.com/a?x=1&y=2'), links.unsubscribeUrl(EMAIL)]);
+    expect($('title').text()).to.equal('Hi');
+    expect(out).to.contain('<!-- </body> -->');
+  });
+
+  it('a fragment whose comment says "</body>" still ends with the visible pixel, not inside the comment', () => {
+    const out = track('<p>Hello <a href="http://example.org/">there</a></p><!-- </body> -->');
+    const { last, hrefs } = rendered(out);
+    expect(last.is('img')).to.equal(true);
+    expect(hrefs).to.deep.equal([links.clickUrl(EMAIL, 0, 'http://example.org/'), links.unsubscribeUrl(EMAIL)]);
+  });
+
+  it('leaves links it must not track as they are, and numbers the tracked ones in document order', () => {
+    const html = [
+      '<a href="mailto:a@example.com">m</a>',
+      '<a href="https://one.example/">1</a>',
+      '<a href="#top">t</a>',
+      `<a href="${BASE}/u/already">u</a>`,
+      '<pre>&lt;a href="https://not.a.link/"&gt;</pre>',
+      '<a href="https://two.example/">2</a>',
+    ].join('');
+    const { hrefs } = rendered(track(html));
+    expect(hrefs).to.deep.equal([
+      'mailto:a@example.com',
+      links.clickUrl(EMAIL, 0, 'https://one.example/'),
+      '#top',
+      `${BASE}/u/already`,
+      links.clickUrl(EMAIL, 1, 'https://two.example/'),
+      links.unsubscribeUrl(EMAIL),
+    ]);
+  });
+});
