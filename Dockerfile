@@ -53,7 +53,7 @@ COPY --from=build /app/dist/activities ./dist/activities
 COPY bin ./bin
 # The code stays owned by root (read-only for the service); the process runs as the image's `node` user.
 USER node
-EXPOSE 3000
+EXPOSE 3000 5026
 # Liveness of the API role. The worker serves no HTTP: its compose service disables this check.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
