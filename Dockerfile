@@ -52,6 +52,9 @@ COPY --from=build /app/dist/activities ./dist/activities
 # `node bin/outreach.js ...` (the operator CLI) runs dist/src/cli/main.js when it exists.
 COPY bin ./bin
 # The code stays owned by root (read-only for the service); the process runs as the image's `node` user.
+# DATA_DIR is the one writable place: the API's tracking journal, the worker's local mail sink.
+ENV DATA_DIR=/var/lib/outreach
+RUN mkdir -p /var/lib/outreach && chown node:node /var/lib/outreach
 USER node
 EXPOSE 3000 5026
 # Liveness of the API role. The worker serves no HTTP: its compose service disables this check.

@@ -2,6 +2,10 @@ import type { Sequelize } from 'sequelize';
 import type { Config } from '../src/config/config';
 import type { Logger } from '../src/log/logger';
 import { recordCampaignTransition } from './campaigns/record-transition';
+import { scrapeCompany } from './companies/scrape-company';
+import { findLeadsActivity } from './leads/find-leads';
+import { sendEmail } from './sending/send-email';
+import { writeEmail } from './writing/write-email';
 
 /** What activities need from the worker process. Tests hand in their own. */
 export interface ActivityDeps {
@@ -14,6 +18,10 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     recordCampaignTransition: recordCampaignTransition(deps.sequelize),
+    scrapeCompany: scrapeCompany(deps),
+    findLeads: findLeadsActivity(deps),
+    sendEmail: sendEmail(deps),
+    writeEmail: writeEmail(deps),
   };
 }
 

@@ -1,4 +1,5 @@
 import Koa from 'koa';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from './deps';
 import { errorMiddleware } from './http/error-middleware';
 import { methodNotAllowed } from './http/errors';
@@ -7,11 +8,30 @@ import { buildOpenApi } from './http/openapi';
 import { requestContext } from './http/request-context';
 import type { AnyRoute } from './http/route';
 import { docsRoutes } from './resources/docs/routes';
+import { openPixelHandler, type RawRequestHandler } from './resources/tracking/open-pixel';
 import { RESOURCE_ROUTES } from './routes';
 
 export interface BuiltApp {
   readonly app: Koa;
   readonly openapi: Record<string, unknown>;
+}
+
+/**
+ * Koa whose request listener first offers each request to a raw handler: open-pixel loads are
+ * answered there, before Koa builds a context (see open-pixel.ts); everything else goes to Koa.
+ */
+class ServiceApp extends Koa {
+  constructor(
+    options: { readonly proxy: boolean },
+    private readonly raw: RawRequestHandler,
+  ) {
+    super(options);
+  }
+
+  override callback(): ReturnType<Koa['callback']> {
+    const koa = super.callback();
+    return (req, res) => (this.raw(req as IncomingMessage, res as ServerResponse) ? Promise.resolve() : koa(req, res));
+  }
 }
 
 /** Builds the Koa application without listening, so tests and the entry point share it. */
@@ -27,7 +47,7 @@ export function buildApp(deps: AppDeps): BuiltApp {
     serverUrl: deps.config.publicBaseUrl,
   });
 
-  const app = new Koa({ proxy: deps.config.trustProxy });
+  const app = new ServiceApp({ proxy: deps.config.trustProxy }, openPixelHandler(deps));
   app.silent = true; // errors are logged by errorMiddleware with the request id, not by Koa
   const router = mountRoutes(routes, deps);
   app.use(requestContext(deps.log));

@@ -1,9 +1,17 @@
 import type { AnyRoute } from './http/route';
 import { apiKeyRoutes } from './resources/api-keys/routes';
 import { campaignRoutes } from './resources/campaigns/routes';
+import { companyRoutes } from './resources/companies/routes';
 import { dashboardRoutes } from './resources/dashboard/routes';
 import { healthRoutes } from './resources/health/routes';
+import { inboundRoutes } from './resources/inbound/routes';
+import { integrationRoutes } from './resources/integrations/routes';
+import { leadRoutes } from './resources/leads/routes';
+import { mailboxRoutes } from './resources/mailboxes/routes';
 import { meRoutes } from './resources/me/routes';
+import { meetingRoutes } from './resources/meetings/routes';
+import { qualifyRoutes } from './resources/qualify/routes';
+import { trackingRoutes } from './resources/tracking/routes';
 
 /** Every resource's routes, in one list: the router and the OpenAPI document are built from it. */
-export const RESOURCE_ROUTES: readonly AnyRoute[] = [...healthRoutes, ...meRoutes, ...apiKeyRoutes, ...campaignRoutes, ...dashboardRoutes];
+export const RESOURCE_ROUTES: readonly AnyRoute[] = [...healthRoutes, ...meRoutes, ...apiKeyRoutes, ...campaignRoutes, ...dashboardRoutes, ...integrationRoutes, ...mailboxRoutes, ...trackingRoutes, ...inboundRoutes, ...meetingRoutes, ...leadRoutes, ...companyRoutes, ...qualifyRoutes];

@@ -7,6 +7,9 @@ import { Command, InvalidArgumentError } from 'commander';
 import { AccountNotFound, AccountService, KeyNotFound, type KeySummary } from '../accounts/account-service';
 import { ConfigError } from '../config/config';
 import { isPlanName, PLAN_NAMES, type PlanName } from '../config/plans';
+import { registerIntegrationCommands } from './commands/integrations';
+import { registerLeadCommands } from './commands/leads';
+import { registerSecretsCommands } from './commands/secrets';
 import { print, withDatabase } from './support';
 
 const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
@@ -70,6 +73,9 @@ export function buildCli(): Command {
       const key = await withDatabase((db) => new AccountService(db.sequelize).revokeKey(keyId));
       print(renderKey(key));
     });
+  registerIntegrationCommands(program);
+  registerLeadCommands(program);
+  registerSecretsCommands(program);
   return program;
 }
 

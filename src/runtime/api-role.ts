@@ -1,17 +1,46 @@
 import { buildApp } from '../api/app';
 import type { Config } from '../config/config';
+import { startInboundListener } from '../inbound/inbound-listener';
 import type { Logger } from '../log/logger';
 import { TemporalClientProvider } from '../temporal/client';
+import { startTracking, trackingJournalDir, type Tracking } from '../tracking/tracking';
 import type { Database } from './database';
 import { listen, type RunningHttpServer } from './http-server';
 
 /**
- * The API role: Koa on PORT, a lazy Temporal client, the shared database. Kept apart from the
- * worker role so an API-only process never loads the worker SDK.
+ * The API role: Koa on PORT, a lazy Temporal client, the shared database, the tracking recorder.
+ * Kept apart from the worker role so an API-only process never loads the worker SDK.
+ * `http.close()` also drains the tracking recorder, after the last request: the entry points'
+ * shutdown order (HTTP, then the database) then needs no step of its own for it. The inbound SMTP
+ * listener (replies, on INBOUND_SMTP_PORT) is part of the role the same way: started after HTTP,
+ * stopped first, so no message is taken once the database is about to close.
  */
-export async function startApiRole(config: Config, log: Logger, db: Database, temporalAddress: string): Promise<{ http: RunningHttpServer; temporal: TemporalClientProvider }> {
+export async function startApiRole(
+  config: Config,
+  log: Logger,
+  db: Database,
+  temporalAddress: string,
+): Promise<{ http: RunningHttpServer; temporal: TemporalClientProvider; tracking: Tracking }> {
   const temporal = new TemporalClientProvider({ address: temporalAddress, namespace: config.temporalNamespace });
-  const { app } = buildApp({ config, sequelize: db.sequelize, log: log.child({ component: 'http' }), temporal });
-  const http = await listen(app, config.host, config.port);
-  return { http, temporal };
+  const trackingLog = log.child({ component: 'tracking' });
+  const tracking = await startTracking({ sequelize: db.sequelize, config, log: trackingLog, journalDir: trackingJournalDir(config, trackingLog) });
+  const { app } = buildApp({ config, sequelize: db.sequelize, log: log.child({ component: 'http' }), temporal, tracking });
+  const server = await listen(app, config.host, config.port).catch(async (err: unknown) => {
+    await tracking.close();
+    throw err;
+  });
+  const inboundSmtp = await startInboundListener(config, db.sequelize, log).catch(async (err: unknown) => {
+    await server.close();
+    await tracking.close();
+    throw err;
+  });
+  const http: RunningHttpServer = {
+    ...server,
+    close: async (graceMs) => {
+      await inboundSmtp.close();
+      await server.close(graceMs);
+      await tracking.close();
+    },
+  };
+  return { http, temporal, tracking };
 }

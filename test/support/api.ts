@@ -1,3 +1,6 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { Sequelize } from 'sequelize';
 import { AccountService } from '../../src/accounts/account-service';
 import { buildApp } from '../../src/api/app';
@@ -6,11 +9,14 @@ import type { PlanName } from '../../src/config/plans';
 import { createLogger } from '../../src/log/logger';
 import { listen, type RunningHttpServer } from '../../src/runtime/http-server';
 import { TemporalClientProvider } from '../../src/temporal/client';
+import { startTracking, type Tracking, type TrackingSetup } from '../../src/tracking/tracking';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export interface TestApi {
   readonly baseUrl: string;
   readonly openapi: Record<string, unknown>;
+  /** The tracking links and recorder the app runs with (journal in a temporary directory). */
+  readonly tracking: Tracking;
   close(): Promise<void>;
 }
 
@@ -22,6 +28,8 @@ export interface TestApiOptions {
   readonly temporalAddress?: string;
   /** Extra environment for loadConfig, e.g. a provider's base URL pointing at a local fake. */
   readonly env?: Readonly<Record<string, string>>;
+  /** Tracking recorder tuning, e.g. a long flush interval so a test decides when hits are written. */
+  readonly tracking?: TrackingSetup['recorder'];
 }
 
 /** The configuration tests run the API (and activities) with: silent, validating, loopback egress allowed. */
@@ -33,14 +41,20 @@ export async function startTestApi(sequelize: Sequelize, opts: TestApiOptions = 
   const config = testConfig(opts.env);
   // Nothing listens on port 1: the Temporal-dependent checks see "unreachable" unless a test gives an address.
   const temporal = new TemporalClientProvider({ address: opts.temporalAddress ?? '127.0.0.1:1', namespace: 'default' });
-  const { app, openapi } = buildApp({ config, sequelize, log: createLogger('silent', 'test'), temporal });
+  const log = createLogger('silent', 'test');
+  const journalDir = await fs.mkdtemp(path.join(os.tmpdir(), 'outreach-tracking-test-'));
+  const tracking = await startTracking({ sequelize, config, log, journalDir, recorder: opts.tracking });
+  const { app, openapi } = buildApp({ config, sequelize, log, temporal, tracking });
   const server: RunningHttpServer = await listen(app, '127.0.0.1', 0);
   return {
     baseUrl: server.url.replace('localhost', '127.0.0.1'),
     openapi,
+    tracking,
     close: async () => {
       await server.close(1_000);
+      await tracking.close();
       await temporal.close();
+      await fs.rm(journalDir, { recursive: true, force: true });
     },
   };
 }
