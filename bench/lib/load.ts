@@ -46,6 +46,11 @@ export async function runLoad(label: string, target: LoadTarget, opts: LoadOptio
     duration: opts.durationS,
     timeout: 10,
   });
+  return toMeasurement(label, result);
+}
+
+/** Reduces an autocannon result to the row the report prints (shared by scenarios with their own load shape). */
+export function toMeasurement(label: string, result: autocannon.Result): Measurement {
   const statusCodes: Record<string, number> = {};
   for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = stat.count ?? 0;
   return {

@@ -31,6 +31,13 @@ export interface BenchSettings {
   readonly keepTmp: boolean;
 }
 
+/** A scenario's own whole-number knob from the environment, range-checked (a typo fails the run). */
+export function intFromEnv(name: string, fallback: number, min: number, max: number): number {
+  const n = num(process.env, name, fallback, min, max);
+  if (!Number.isInteger(n)) throw new Error(`${name}=${process.env[name]}: expected a whole number between ${min} and ${max}`);
+  return n;
+}
+
 function num(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;

@@ -11,9 +11,10 @@ import type { RecorderStats } from '../../src/tracking/recorder';
 import type { ServerSpec } from '../lib/child-server';
 import type { BenchContext } from '../lib/context';
 import { processCpuMs, processTreeCpuMs, selfCpuMs } from '../lib/cpu-usage';
-import { assertClean, type Measurement } from '../lib/load';
+import { assertClean, toMeasurement, type LoadOptions, type Measurement } from '../lib/load';
 import { Rounds } from '../lib/measure-server';
 import type { RatioSpec, Scenario } from '../lib/scenario';
+import { intFromEnv } from '../lib/settings';
 
 /**
  * The workload, from the environment (read here: only this scenario has them):
@@ -22,13 +23,6 @@ import type { RatioSpec, Scenario } from '../lib/scenario';
  *   BENCH_PIXEL_LOADS   loads of each pixel (default 2: half the requests are first opens, which are
  *                       journaled and written to PostgreSQL, half are repeats; 1 = every request a first open)
  */
-function intFromEnv(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name}=${raw}: expected a whole number between ${min} and ${max}`);
-  return n;
-}
 const EMAILS = intFromEnv('BENCH_PIXEL_EMAILS', 60_000, 100, 1_000_000);
 const LOADS = intFromEnv('BENCH_PIXEL_LOADS', 2, 1, 100);
 /** Emails whose loads are interleaved: a repeat comes about this many requests after the first load. */
@@ -67,17 +61,11 @@ async function createSentEmails(sequelize: Sequelize): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-interface RotatingLoad {
-  readonly durationS: number;
-  readonly connections: number;
-  readonly pipelining: number;
-}
-
 /**
  * autocannon with each request taking the next path of the list (one cursor shared by all
  * connections), every body checked against the GIF. bench/lib/load.ts fires a single URL.
  */
-async function runRotating(label: string, baseUrl: string, next: () => string, opts: RotatingLoad): Promise<Measurement> {
+async function runRotating(label: string, baseUrl: string, next: () => string, opts: LoadOptions): Promise<Measurement> {
   const expected = TRANSPARENT_GIF.toString(); // autocannon compares the body as it decoded it
   const result = await autocannon({
     url: baseUrl,
@@ -88,21 +76,7 @@ async function runRotating(label: string, baseUrl: string, next: () => string, o
     requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: next() }) }],
     verifyBody: (body) => body === expected,
   });
-  const statusCodes: Record<string, number> = {};
-  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = stat.count ?? 0;
-  return {
-    label,
-    requestsPerSec: result.requests.average,
-    latencyP50Ms: result.latency.p50,
-    latencyP99Ms: result.latency.p99,
-    latencyMaxMs: result.latency.max,
-    total: result.requests.total,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    mismatches: result.mismatches,
-    statusCodes,
-  };
+  return toMeasurement(label, result);
 }
 
 /**
@@ -209,7 +183,7 @@ export const openPixelScenario: Scenario = {
       await db.sequelize.query(`DELETE FROM email_events; DELETE FROM outbox`);
       const stack = await measurePixel(
         ctx,
-        { name: 'stack', script: 'bench/servers/pixel-stack.ts', env: { BENCH_SERVICE_ENV: JSON.stringify(serviceEnv), BENCH_PIXEL_STATS: statsFile }, logToFile: true },
+        { name: 'stack', script: 'bench/servers/stack.ts', env: { BENCH_SERVICE_ENV: JSON.stringify(serviceEnv), BENCH_PIXEL_STATS: statsFile }, logToFile: true },
         paths,
       );
       rounds.add(stack.measurement);

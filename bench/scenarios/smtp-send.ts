@@ -15,14 +15,7 @@ import { processCpuMs, processTreeCpuMs, selfCpuMs } from '../lib/cpu-usage';
 import type { Measurement } from '../lib/load';
 import { Rounds } from '../lib/measure-server';
 import type { Scenario } from '../lib/scenario';
-
-function intFromEnv(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name}=${raw}: expected a whole number between ${min} and ${max}`);
-  return n;
-}
+import { intFromEnv } from '../lib/settings';
 
 const SUBJECT = 'A faster way to qualify inbound leads';
 const HTML = `<p>Hi Ada,</p>

@@ -2,8 +2,10 @@
  * How a stored lead is read (one column list for every query) and shown on Surface B (camelCase,
  * with `name` composed from the parts).
  */
+import type { LeadSource } from '../db/models/lead';
+import type { LeadInput } from './fields';
 
-export type LeadSourceName = 'import' | 'provider' | 'api';
+export type LeadSourceName = LeadSource;
 
 /** A `leads` row as the queries of this module select it. */
 export interface LeadRow {
@@ -28,21 +30,10 @@ export interface LeadRow {
 export const LEAD_COLUMNS =
   'l.id, l.email, l.first_name, l.last_name, l.title, l.company, l.company_domain, l.industry, l.city, l.state, l.country, l.linkedin_url, l.phone, l.source, l.created_at';
 
-export interface LeadView {
+/** A stored lead: what came in, plus its id, a composed `name`, its source and creation time. */
+export interface LeadView extends LeadInput {
   readonly id: string;
-  readonly email: string;
-  readonly firstName: string | null;
-  readonly lastName: string | null;
   readonly name: string | null;
-  readonly title: string | null;
-  readonly company: string | null;
-  readonly companyDomain: string | null;
-  readonly industry: string | null;
-  readonly city: string | null;
-  readonly state: string | null;
-  readonly country: string | null;
-  readonly linkedinUrl: string | null;
-  readonly phone: string | null;
   readonly source: LeadSourceName;
   readonly createdAt: string;
 }

@@ -1,7 +1,4 @@
-import { once } from 'node:events';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { RecordedRequest, ScriptedReply } from './fake-openai';
+import { startScriptedJsonServer, type JsonHandler, type ScriptedJsonServer, type ScriptedReply } from './scripted-json-server';
 
 export interface MessagesRequest {
   readonly model: string;
@@ -21,13 +18,8 @@ export interface FakeAnthropicOptions {
   readonly usage?: { readonly input: number; readonly output: number };
 }
 
-export interface FakeAnthropic {
-  /** Base address (the SDK's baseURL; it appends /v1/messages). */
-  readonly url: string;
-  readonly requests: RecordedRequest[];
-  script(...replies: ScriptedReply[]): void;
-  close(): Promise<void>;
-}
+/** `url` is the SDK's baseURL (it appends /v1/messages). */
+export type FakeAnthropic = ScriptedJsonServer;
 
 const anthropicError = (type: string, message: string) => ({ type: 'error', error: { type, message } });
 
@@ -41,70 +33,41 @@ export function anthropic429(): ScriptedReply {
  * text block) and reports `usage`, in the official response shape.
  */
 export async function startFakeAnthropic(opts: FakeAnthropicOptions): Promise<FakeAnthropic> {
-  const requests: RecordedRequest[] = [];
-  const scripted: ScriptedReply[] = [];
   let counter = 0;
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      let body: Record<string, unknown> = {};
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
-      } catch {
-        body = {};
-      }
-      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
-      const send = (r: ScriptedReply) => {
-        res.writeHead(r.status, { 'content-type': 'application/json', 'request-id': `req_fake${requests.length}`, ...(r.headers ?? {}) });
-        res.end(JSON.stringify(r.body));
-      };
-      if (req.method !== 'POST' || req.url !== '/v1/messages') return send({ status: 404, body: anthropicError('not_found_error', 'Not found') });
-      if (req.headers['x-api-key'] !== opts.apiKey) return send({ status: 401, body: anthropicError('authentication_error', 'invalid x-api-key') });
-      if (typeof req.headers['anthropic-version'] !== 'string') return send({ status: 400, body: anthropicError('invalid_request_error', 'anthropic-version: header is required') });
-      const next = scripted.shift();
-      if (next !== undefined) return send(next);
-      const m = body as unknown as MessagesRequest;
-      if (typeof m.model !== 'string' || typeof m.max_tokens !== 'number' || !Array.isArray(m.messages)) {
-        return send({ status: 400, body: anthropicError('invalid_request_error', 'model, max_tokens and messages are required') });
-      }
-      if (opts.models !== undefined && !opts.models.includes(m.model)) return send({ status: 404, body: anthropicError('not_found_error', `model: ${m.model}`) });
-      const answer = (opts.answer ?? (() => ({ ok: true })))(m);
-      const forced = m.tool_choice?.type === 'tool' ? m.tool_choice.name : undefined;
-      if (forced !== undefined && !(m.tools ?? []).some((t) => t.name === forced)) {
-        return send({ status: 400, body: anthropicError('invalid_request_error', `tool_choice names an unknown tool ${forced}`) });
-      }
-      const usage = opts.usage ?? { input: 100, output: 50 };
-      counter += 1;
-      send({
-        status: 200,
-        body: {
-          id: `msg_fake${counter}`,
-          type: 'message',
-          role: 'assistant',
-          model: m.model,
-          content:
-            forced === undefined
-              ? [{ type: 'text', text: String(answer), citations: null }]
-              : [{ type: 'tool_use', id: `toolu_fake${counter}`, name: forced, input: answer }],
-          stop_reason: forced === undefined ? 'end_turn' : 'tool_use',
-          stop_sequence: null,
-          usage: { input_tokens: usage.input, output_tokens: usage.output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, service_tier: 'standard' },
-        },
-      });
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    script: (...replies) => scripted.push(...replies),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+  const handle: JsonHandler = (req, takeScripted) => {
+    if (req.method !== 'POST' || req.path !== '/v1/messages') return { status: 404, body: anthropicError('not_found_error', 'Not found') };
+    if (req.headers['x-api-key'] !== opts.apiKey) return { status: 401, body: anthropicError('authentication_error', 'invalid x-api-key') };
+    if (typeof req.headers['anthropic-version'] !== 'string') return { status: 400, body: anthropicError('invalid_request_error', 'anthropic-version: header is required') };
+    const next = takeScripted();
+    if (next !== undefined) return next;
+    const m = req.body as unknown as MessagesRequest;
+    if (typeof m.model !== 'string' || typeof m.max_tokens !== 'number' || !Array.isArray(m.messages)) {
+      return { status: 400, body: anthropicError('invalid_request_error', 'model, max_tokens and messages are required') };
+    }
+    if (opts.models !== undefined && !opts.models.includes(m.model)) return { status: 404, body: anthropicError('not_found_error', `model: ${m.model}`) };
+    const answer = (opts.answer ?? (() => ({ ok: true })))(m);
+    const forced = m.tool_choice?.type === 'tool' ? m.tool_choice.name : undefined;
+    if (forced !== undefined && !(m.tools ?? []).some((t) => t.name === forced)) {
+      return { status: 400, body: anthropicError('invalid_request_error', `tool_choice names an unknown tool ${forced}`) };
+    }
+    const usage = opts.usage ?? { input: 100, output: 50 };
+    counter += 1;
+    return {
+      status: 200,
+      body: {
+        id: `msg_fake${counter}`,
+        type: 'message',
+        role: 'assistant',
+        model: m.model,
+        content:
+          forced === undefined
+            ? [{ type: 'text', text: String(answer), citations: null }]
+            : [{ type: 'tool_use', id: `toolu_fake${counter}`, name: forced, input: answer }],
+        stop_reason: forced === undefined ? 'end_turn' : 'tool_use',
+        stop_sequence: null,
+        usage: { input_tokens: usage.input, output_tokens: usage.output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, service_tier: 'standard' },
+      },
+    };
   };
+  return startScriptedJsonServer(handle, (n) => ({ 'request-id': `req_fake${n}` }));
 }

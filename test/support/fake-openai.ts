@@ -1,21 +1,6 @@
-import { once } from 'node:events';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startScriptedJsonServer, type RecordedRequest, type ScriptedJsonServer, type ScriptedReply } from './scripted-json-server';
 
-/** One request the fake received, as the test may want to inspect it. */
-export interface RecordedRequest {
-  readonly method: string;
-  readonly path: string;
-  readonly headers: http.IncomingHttpHeaders;
-  readonly body: Record<string, unknown>;
-}
-
-/** A scripted answer for the next request(s), before the normal behaviour resumes. */
-export interface ScriptedReply {
-  readonly status: number;
-  readonly body: unknown;
-  readonly headers?: Readonly<Record<string, string>>;
-}
+export type { RecordedRequest, ScriptedReply };
 
 export interface ChatRequest {
   readonly model: string;
@@ -37,14 +22,8 @@ export interface FakeOpenAiOptions {
   readonly usage?: { readonly prompt: number; readonly completion: number };
 }
 
-export interface FakeOpenAi {
-  /** Base address without /v1 (the SDK's baseURL is `${url}/v1`). */
-  readonly url: string;
-  readonly requests: RecordedRequest[];
-  /** Answers the next requests with these replies, in order. */
-  script(...replies: ScriptedReply[]): void;
-  close(): Promise<void>;
-}
+/** `url` is the base address without /v1 (the SDK's baseURL is `${url}/v1`). */
+export type FakeOpenAi = ScriptedJsonServer;
 
 const openAiError = (message: string, type: string, code: string | null) => ({ error: { message, type, param: null, code } });
 
@@ -63,63 +42,33 @@ export function openAi429(): ScriptedReply {
  * the official response shape, for the official SDK to talk to.
  */
 export async function startFakeOpenAi(opts: FakeOpenAiOptions): Promise<FakeOpenAi> {
-  const requests: RecordedRequest[] = [];
-  const scripted: ScriptedReply[] = [];
   let counter = 0;
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      let body: Record<string, unknown> = {};
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
-      } catch {
-        body = {};
-      }
-      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
-      const send = (r: ScriptedReply) => {
-        res.writeHead(r.status, { 'content-type': 'application/json', ...(r.headers ?? {}) });
-        res.end(JSON.stringify(r.body));
-      };
-      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return send({ status: 404, body: openAiError(`Unknown request URL: ${req.method} ${req.url}`, 'invalid_request_error', null) });
-      const given = req.headers.authorization ?? '';
-      if (given !== `Bearer ${opts.apiKey}`) return send(openAi401(given.replace(/^Bearer /, '') || 'none'));
-      const next = scripted.shift();
-      if (next !== undefined) return send(next);
-      const chat = body as unknown as ChatRequest;
-      if (typeof chat.model !== 'string' || !Array.isArray(chat.messages)) return send({ status: 400, body: openAiError('model and messages are required', 'invalid_request_error', null) });
-      if (opts.models !== undefined && !opts.models.includes(chat.model)) {
-        return send({ status: 404, body: openAiError(`The model \`${chat.model}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found') });
-      }
-      const content = (opts.answer ?? (() => JSON.stringify({ ok: true })))(chat);
-      const usage = opts.usage ?? { prompt: 100, completion: 50 };
-      counter += 1;
-      send({
-        status: 200,
-        body: {
-          id: `chatcmpl-fake${counter}`,
-          object: 'chat.completion',
-          created: 1_760_000_000 + counter,
-          model: (opts.responseModel ?? ((m: string) => m))(chat.model),
-          choices: [{ index: 0, message: { role: 'assistant', content, refusal: null, annotations: [] }, logprobs: null, finish_reason: 'stop' }],
-          usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion },
-          service_tier: 'default',
-          system_fingerprint: 'fp_fake',
-        },
-      });
-    });
+  return startScriptedJsonServer((req, takeScripted) => {
+    if (req.method !== 'POST' || req.path !== '/v1/chat/completions') return { status: 404, body: openAiError(`Unknown request URL: ${req.method} ${req.path}`, 'invalid_request_error', null) };
+    const given = typeof req.headers.authorization === 'string' ? req.headers.authorization : '';
+    if (given !== `Bearer ${opts.apiKey}`) return openAi401(given.replace(/^Bearer /, '') || 'none');
+    const next = takeScripted();
+    if (next !== undefined) return next;
+    const chat = req.body as unknown as ChatRequest;
+    if (typeof chat.model !== 'string' || !Array.isArray(chat.messages)) return { status: 400, body: openAiError('model and messages are required', 'invalid_request_error', null) };
+    if (opts.models !== undefined && !opts.models.includes(chat.model)) {
+      return { status: 404, body: openAiError(`The model \`${chat.model}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found') };
+    }
+    const content = (opts.answer ?? (() => JSON.stringify({ ok: true })))(chat);
+    const usage = opts.usage ?? { prompt: 100, completion: 50 };
+    counter += 1;
+    return {
+      status: 200,
+      body: {
+        id: `chatcmpl-fake${counter}`,
+        object: 'chat.completion',
+        created: 1_760_000_000 + counter,
+        model: (opts.responseModel ?? ((m: string) => m))(chat.model),
+        choices: [{ index: 0, message: { role: 'assistant', content, refusal: null, annotations: [] }, logprobs: null, finish_reason: 'stop' }],
+        usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion },
+        service_tier: 'default',
+        system_fingerprint: 'fp_fake',
+      },
+    };
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    script: (...replies) => scripted.push(...replies),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }

@@ -84,7 +84,15 @@ export function mountRoutes(routes: readonly AnyRoute[], deps: AppDeps): Router 
       v.query?.(query);
       const rawBody: unknown = route.body ? (ctx.request.body ?? {}) : undefined;
       v.body?.(rawBody);
-      const handlerCtx: HandlerContext<'a'> = { deps, log: ctx.state.log ?? deps.log, auth: auth as never, koa: ctx };
+      // `log` stays lazy: reading ctx.state.log creates the request's child logger, which most handlers never use.
+      const handlerCtx: HandlerContext<'a'> = {
+        deps,
+        get log() {
+          return (ctx.state.log as HandlerContext<'a'>['log'] | undefined) ?? deps.log;
+        },
+        auth: auth as never,
+        koa: ctx,
+      };
       const raw = ctx.state.rawBody as Buffer | undefined;
       const result = await route.handler({ params, query, body: rawBody, raw } as never, handlerCtx as never);
       const status = result.status ?? 200;
