@@ -1,6 +1,7 @@
 import path from 'node:path';
 import Ajv from 'ajv';
 import { ENV_VARS, type EnvVarSpec } from './env-schema';
+import type { PlanName } from './plans';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -36,6 +37,8 @@ export interface Config {
   readonly openaiBaseUrl: string;
   readonly anthropicBaseUrl: string;
   readonly prices: { readonly emailUsd: number; readonly enrichmentUsd: number };
+  /** Monthly email quota per plan (see plans.ts for the rest of a plan). */
+  readonly planEmailLimits: Readonly<Record<PlanName, number>>;
   readonly egress: { readonly timeoutMs: number; readonly maxBytes: number };
 }
 
@@ -140,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     openaiBaseUrl: need('OPENAI_BASE_URL').replace(/\/+$/, ''),
     anthropicBaseUrl: need('ANTHROPIC_BASE_URL').replace(/\/+$/, ''),
     prices: { emailUsd: Number(need('PRICE_EMAIL_USD')), enrichmentUsd: Number(need('PRICE_ENRICHMENT_USD')) },
+    planEmailLimits: { free: Number(need('FREE_PLAN_EMAIL_LIMIT')), pro: Number(need('PRO_PLAN_EMAIL_LIMIT')) },
     egress: { timeoutMs: Number(need('EGRESS_TIMEOUT_MS')), maxBytes: Number(need('EGRESS_MAX_BYTES')) },
   };
 }

@@ -42,6 +42,8 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
   { name: 'ANTHROPIC_BASE_URL', default: 'https://api.anthropic.com', kind: 'url', description: 'Base URL of the Anthropic API (accounts with their own Anthropic key).' },
   { name: 'PRICE_EMAIL_USD', default: '0.001', kind: 'decimal', description: 'Cost recorded per email sent (email_sending).' },
   { name: 'PRICE_ENRICHMENT_USD', default: '0.02', kind: 'decimal', description: 'Cost recorded per lead enriched through the lead provider (lead_enrichment).' },
+  { name: 'FREE_PLAN_EMAIL_LIMIT', default: '1000', kind: 'integer', description: 'Emails a Free account may send per UTC calendar month; at the limit its running campaigns pause (quota_exceeded).' },
+  { name: 'PRO_PLAN_EMAIL_LIMIT', default: '50000', kind: 'integer', description: 'Emails a Pro account may send per UTC calendar month.' },
   { name: 'EGRESS_TIMEOUT_MS', default: '10000', kind: 'integer', description: 'Longest an outbound HTTP request (scrape, provider, webhook) may take, in milliseconds.' },
   { name: 'EGRESS_MAX_BYTES', default: '5000000', kind: 'integer', description: 'Largest outbound HTTP response body read, in bytes.' },
   { name: 'ALLOW_LOOPBACK_EGRESS', default: 'false', kind: 'boolean', description: 'Dev/test only: let outbound HTTP reach loopback addresses (webhooks, scraping). Never in production.' },

@@ -6,7 +6,7 @@ export type PlanName = 'free' | 'pro';
 
 export interface Plan {
   readonly name: PlanName;
-  /** Emails an account may send in one UTC calendar month. */
+  /** Emails an account may send in one UTC calendar month (the default; configurable, see planFor). */
   readonly emailLimit: number;
   readonly priceUsd: number;
   /** Requests per minute on Surface A (Surface B is 100 on every plan). */
@@ -22,4 +22,9 @@ export const PLAN_NAMES = Object.keys(PLANS) as PlanName[];
 
 export function isPlanName(v: string): v is PlanName {
   return Object.prototype.hasOwnProperty.call(PLANS, v);
+}
+
+/** The plan as an account sees it: the monthly email quota comes from configuration. */
+export function planFor(name: PlanName, emailLimits: Readonly<Record<PlanName, number>>): Plan {
+  return { ...PLANS[name], emailLimit: emailLimits[name] };
 }

@@ -1,38 +1,272 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { StepKind } from '../../src/writing/types';
+import type { StopFact } from './templates';
+
+/**
+ * The campaign workflow's contract with the API (input, signals, queries) and with its activities
+ * (their inputs and results). Pure types and definitions: both the workflow bundle and Node code
+ * import this file.
+ */
 
 /** The six statuses of the spec; the workflow owns the live one and mirrors it to the database. */
 export type CampaignStatus = 'starting' | 'running' | 'paused' | 'budget_paused' | 'completed' | 'failed';
 
 export type PauseReason = 'manual' | 'budget_exceeded' | 'quota_exceeded';
 export type CompletionReason = 'trial_ended' | 'schedule_complete';
+export type BudgetType = 'daily' | 'weekly' | 'monthly';
+/** daily: every day; weekdays: Monday to Friday; weekly: once a week, on the weekday the campaign started. */
+export type SendFrequency = 'daily' | 'weekdays' | 'weekly';
+
+export const SEND_FREQUENCIES: readonly SendFrequency[] = ['daily', 'weekdays', 'weekly'];
+/** The milestone counts of the spec; each fires once per campaign. */
+export const MILESTONES: readonly number[] = [100, 500, 1000];
+/** A budget warning fires when spend reaches this fraction of the limit. */
+export const BUDGET_WARNING_FRACTION = 0.8;
+
+export interface CampaignBudget {
+  readonly dailyUsd: number | null;
+  readonly weeklyUsd: number | null;
+  readonly monthlyUsd: number | null;
+}
+
+/** Minutes after local midnight, in the campaign's time zone: sending happens in [start, end). */
+export interface SendWindow {
+  readonly startMinute: number;
+  readonly endMinute: number;
+}
 
 export interface CampaignWorkflowInput {
   readonly campaignId: string;
   readonly accountId: string;
   readonly mcp: string;
+  readonly targetUrl: string;
   /** Length of the trial in days; the campaign completes when it ends. Undefined: no trial end. */
   readonly trialDays?: number;
   /** YYYY-MM-DD: nothing starts before 00:00 UTC of this date. */
   readonly startDate?: string;
+  /** Defaults: daily, UTC, 09:00-17:00, no budget. */
+  readonly frequency?: SendFrequency;
+  /** IANA time zone of the sending window. */
+  readonly timezone?: string;
+  readonly sendWindow?: SendWindow;
+  readonly budget?: CampaignBudget;
+  /**
+   * Continue as new once the history has this many events, even before the server suggests it
+   * (operators lower it to keep histories short; tests lower it to cross a continue-as-new).
+   */
+  readonly maxHistoryEvents?: number;
+  /** Set only by continue-as-new: the state the previous run handed over. */
+  readonly carried?: CarriedState;
 }
 
-export interface CampaignTransition {
-  readonly campaignId: string;
+/** One lead whose sequence is under way. */
+export interface LeadTrack {
+  readonly leadId: string;
+  /** Index of the last step sent to this lead; -1 while the first email is still to go. */
+  readonly step: number;
+  /** Local date (campaign time zone, YYYY-MM-DD) on or after which the next step is due. */
+  readonly nextDay: string;
+  readonly subject: string;
+  /** Message-IDs of the emails sent to this lead, oldest first (for In-Reply-To and References). */
+  readonly thread: readonly string[];
+}
+
+export interface CampaignCounters {
+  emailsSent: number;
+  leadsContacted: number;
+  /** Leads whose sequence ended by itself (every step sent). */
+  sequencesFinished: number;
+  replied: number;
+  meetingsBooked: number;
+  unsubscribed: number;
+  bounced: number;
+}
+
+/** Spend in the current budget windows; `key` names the window (a date, a Monday, a month). */
+export interface SpendWindow {
+  key: string;
+  usd: number;
+  /** The 80% warning was sent in this window. */
+  warned: boolean;
+  /** The limit was reached and announced in this window. */
+  exceeded: boolean;
+}
+
+export interface CarriedState {
   readonly status: CampaignStatus;
   readonly reason: string | null;
-  /** ISO time of the transition, in workflow time. */
-  readonly at: string;
+  readonly pausedFrom: CampaignStatus | null;
+  readonly startedAt: number | null;
+  readonly trialEndsAt: number | null;
+  readonly companyId: string | null;
+  readonly lastTickDay: string | null;
+  /** New leads taken on `plannedDay` (local date): at most the template's number per day. */
+  readonly plannedDay: string | null;
+  readonly plannedToday: number;
+  readonly counters: CampaignCounters;
+  readonly spend: Record<BudgetType, SpendWindow>;
+  readonly milestonesReached: readonly number[];
+  readonly leads: readonly LeadTrack[];
+  /** The last lead search found nobody new: with no sequence under way, the schedule is complete. */
+  readonly leadPoolExhausted: boolean;
+  readonly totalCostUsd: number;
+  readonly runs: number;
 }
 
+/** What the status query returns: live status and counters, for operators and the API. */
 export interface CampaignStatusView {
   readonly status: CampaignStatus;
   readonly reason: string | null;
   readonly startedAt: string | null;
   readonly trialEndsAt: string | null;
+  readonly counters: CampaignCounters;
+  readonly activeLeads: number;
+  readonly spend: Record<BudgetType, { readonly window: string; readonly usd: number; readonly limitUsd: number | null }>;
+  readonly milestonesReached: readonly number[];
+  readonly totalCostUsd: number;
+  /** How many times the workflow continued as new. */
+  readonly runs: number;
 }
 
-export const pauseSignal = defineSignal('pause');
-export const resumeSignal = defineSignal('resume');
+/** An event for the webhook outbox, recorded with the transition or on its own. */
+export interface CampaignEvent {
+  readonly event: string;
+  readonly data: Record<string, unknown>;
+  /**
+   * The workflow does not see opens or deliveries; the activity that records the event fills
+   * these members from the database (authoritative for statistics) before writing it:
+   * - 'stats': data.stats = {emails_sent, delivered, opened, replied} (campaign.milestone);
+   * - 'final_stats': data.final_stats = {emails_sent, delivered, opened, replied, meetings_booked}
+   *   and data.total_cost_usd = every cost of the campaign (campaign.completed).
+   */
+  readonly fill?: 'stats' | 'final_stats';
+}
+
+export interface CampaignTransition {
+  readonly campaignId: string;
+  readonly accountId: string;
+  readonly status: CampaignStatus;
+  readonly reason: string | null;
+  /** ISO time of the transition, in workflow time. */
+  readonly at: string;
+  /** Written to the outbox in the same transaction as the status. */
+  readonly events?: readonly CampaignEvent[];
+}
+
+export interface CampaignEventsInput {
+  readonly campaignId: string;
+  readonly accountId: string;
+  readonly at: string;
+  readonly events: readonly CampaignEvent[];
+}
+
+export interface PrepareCampaignInput {
+  readonly campaignId: string;
+  readonly accountId: string;
+}
+
+export interface PrepareCampaignResult {
+  /** The scraped target, or null when it could not be scraped (the writers cope without it). */
+  readonly companyId: string | null;
+  /** Why the target was not scraped, for the logs and the Web UI. */
+  readonly scrapeProblem: string | null;
+}
+
+export interface PlanLeadsInput {
+  readonly campaignId: string;
+  readonly accountId: string;
+  readonly limit: number;
+  /** Leads the workflow already has; never returned again. */
+  readonly exclude: readonly string[];
+}
+
+export interface PlanLeadsResult {
+  readonly leadIds: readonly string[];
+  /** Enrichment spent to find them (Apollo reveals), in USD. */
+  readonly costUsd: number;
+}
+
+export interface BatchItem {
+  readonly leadId: string;
+  readonly step: number;
+  readonly kind: StepKind;
+  readonly delayDays: number;
+  readonly previousSubject: string | null;
+  /** Message-IDs already sent to this lead, oldest first. */
+  readonly thread: readonly string[];
+}
+
+export interface SendBatchInput {
+  readonly campaignId: string;
+  readonly accountId: string;
+  readonly mcp: string;
+  readonly companyId: string | null;
+  readonly items: readonly BatchItem[];
+  /**
+   * USD the campaign may still spend before a budget is reached (the smallest room of its windows),
+   * or null without a budget. Checked before every email.
+   */
+  readonly budgetRemainingUsd: number | null;
+}
+
+/**
+ * - sent / already_sent: the step went out (now, or by an earlier attempt);
+ * - stopped: the lead replied, booked, unsubscribed or bounced (see `stopFact`), or is suppressed;
+ * - deferred: every mailbox is at its daily cap, or the SMTP server answered this recipient with a
+ *   temporary failure (4xx); the step stays due for the next sending day (same Message-ID);
+ * - skipped: not attempted because the batch halted (see `halted`); the step stays due.
+ */
+export type BatchOutcome = 'sent' | 'already_sent' | 'stopped' | 'deferred' | 'skipped';
+
+export interface BatchItemResult {
+  readonly leadId: string;
+  readonly step: number;
+  readonly outcome: BatchOutcome;
+  readonly messageId?: string;
+  readonly subject?: string;
+  readonly stopFact?: StopFact | 'suppressed';
+}
+
+/**
+ * Why a batch stopped before its last item:
+ * - budget_exceeded: the spend reached `budgetRemainingUsd`;
+ * - quota_exceeded: the account's plan quota of emails for the month is used up;
+ * - not_running: the campaign's row is no longer running (a pause committed by the API).
+ */
+export type BatchHalt = 'budget_exceeded' | 'quota_exceeded' | 'not_running';
+
+export interface SendBatchResult {
+  readonly results: readonly BatchItemResult[];
+  /** Everything the batch spent (writing and sending), in USD. */
+  readonly costUsd: number;
+  readonly halted: BatchHalt | null;
+}
+
+/** The activities the campaign workflow calls (activities/index.ts implements them). */
+export interface CampaignActivityContract {
+  recordCampaignTransition(t: CampaignTransition): Promise<void>;
+  emitCampaignEvents(input: CampaignEventsInput): Promise<void>;
+  prepareCampaign(input: PrepareCampaignInput): Promise<PrepareCampaignResult>;
+  planLeads(input: PlanLeadsInput): Promise<PlanLeadsResult>;
+  sendCampaignBatch(input: SendBatchInput): Promise<SendBatchResult>;
+}
+
+/** Sent by the API with the time it committed, so the workflow's mirror writes the same instant. */
+export interface ControlSignal {
+  readonly at?: string;
+}
+
+export interface LeadFactSignal {
+  readonly leadId: string;
+  readonly fact: StopFact;
+}
+
+export const pauseSignal = defineSignal<[ControlSignal?]>('pause');
+/** Surface B's stop: the same as pause (reason manual). */
+export const stopSignal = defineSignal<[ControlSignal?]>('stop');
+export const resumeSignal = defineSignal<[ControlSignal?]>('resume');
+/** A reply, booked meeting, unsubscribe or bounce of one lead: ends that lead's sequence. */
+export const leadFactSignal = defineSignal<[LeadFactSignal]>('leadFact');
 export const statusQuery = defineQuery<CampaignStatusView>('status');
 
 /** Deterministic workflow id: one workflow per campaign. */

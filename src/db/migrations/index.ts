@@ -2,6 +2,7 @@ import type { QueryInterface } from 'sequelize';
 import * as m20261121133000 from './20261121133000-accounts-api-keys';
 import * as m20261121133100 from './20261121133100-campaigns';
 import * as m20261121160000 from './20261121160000-pipeline';
+import * as m20261121190000 from './20261121190000-campaign-schedule';
 
 export interface Migration {
   readonly name: string;
@@ -14,4 +15,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261121133000-accounts-api-keys', ...m20261121133000 },
   { name: '20261121133100-campaigns', ...m20261121133100 },
   { name: '20261121160000-pipeline', ...m20261121160000 },
+  { name: '20261121190000-campaign-schedule', ...m20261121190000 },
 ];

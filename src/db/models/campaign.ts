@@ -30,6 +30,9 @@ export class Campaign extends Model<InferAttributes<Campaign>, InferCreationAttr
   declare reportingEmail: CreationOptional<string | null>;
   declare reportingWebhookUrl: CreationOptional<string | null>;
   declare calendarLink: CreationOptional<string | null>;
+  declare sendWindowStartMinute: CreationOptional<number>;
+  declare sendWindowEndMinute: CreationOptional<number>;
+  declare companyId: CreationOptional<string | null>;
   declare status: CreationOptional<CampaignStatus>;
   declare statusReason: CreationOptional<string | null>;
   declare startedAt: CreationOptional<Date | null>;
@@ -72,6 +75,9 @@ export function initCampaign(sequelize: Sequelize): void {
       reportingEmail: text(),
       reportingWebhookUrl: text(),
       calendarLink: text(),
+      sendWindowStartMinute: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 540 },
+      sendWindowEndMinute: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 1020 },
+      companyId: text(),
       status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'starting' },
       statusReason: text(),
       startedAt: time(),

@@ -1,4 +1,4 @@
-import { PLANS } from '../../../config/plans';
+import { planFor } from '../../../config/plans';
 import { defineRoute } from '../../http/route';
 import { MeResponse } from './schemas';
 
@@ -14,12 +14,12 @@ const me = defineRoute({
   summary: 'The account and organization of the API key',
   tags: ['account'],
   responses: { 200: { description: 'The current account', schema: MeResponse } },
-  handler: async (_input, { auth }) => {
+  handler: async (_input, { auth, deps }) => {
     const createdAt = auth.accountCreatedAt.toISOString();
     return {
       body: {
         account: { id: auth.accountId, name: auth.accountName, createdAt },
-        organization: { id: auth.accountId, name: auth.accountName, plan: auth.plan, emailLimit: PLANS[auth.plan].emailLimit, createdAt },
+        organization: { id: auth.accountId, name: auth.accountName, plan: auth.plan, emailLimit: planFor(auth.plan, deps.config.planEmailLimits).emailLimit, createdAt },
         apiKey: { id: auth.keyId, prefix: auth.keyPrefix },
       },
     };

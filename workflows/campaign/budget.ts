@@ -1,0 +1,99 @@
+/**
+ * Budget windows of a campaign (pure): spend per daily, weekly and monthly window, when each
+ * window's 80% warning and limit are due, and how much may still be spent.
+ *
+ * The workflow owns this accounting: every cost its activities incur comes back in their results,
+ * so the windows follow the workflow's clock (and the time-skipping tests) exactly.
+ */
+import { budgetWindowKey } from './calendar';
+import { BUDGET_WARNING_FRACTION, type BudgetType, type CampaignBudget, type CampaignEvent, type SpendWindow } from './contract';
+
+export const BUDGET_TYPES: readonly BudgetType[] = ['daily', 'weekly', 'monthly'];
+export type Spend = Record<BudgetType, SpendWindow>;
+
+/** USD rounded to the micro-dollar, as costs are stored: sums of floats must not drift. */
+export function roundUsd(v: number): number {
+  return Math.round(v * 1e6) / 1e6;
+}
+
+export function limitOf(budget: CampaignBudget | undefined, type: BudgetType): number | null {
+  if (budget === undefined) return null;
+  return type === 'daily' ? budget.dailyUsd : type === 'weekly' ? budget.weeklyUsd : budget.monthlyUsd;
+}
+
+export function emptySpend(now: number): Spend {
+  const fresh = (type: BudgetType): SpendWindow => ({ key: budgetWindowKey(type, now), usd: 0, warned: false, exceeded: false });
+  return { daily: fresh('daily'), weekly: fresh('weekly'), monthly: fresh('monthly') };
+}
+
+/** Starts a new window for every type whose window `now` has left. */
+export function rollSpend(spend: Spend, now: number): Spend {
+  const next = { ...spend };
+  for (const type of BUDGET_TYPES) {
+    const key = budgetWindowKey(type, now);
+    if (spend[type].key !== key) next[type] = { key, usd: 0, warned: false, exceeded: false };
+  }
+  return next;
+}
+
+export function addSpend(spend: Spend, usd: number): Spend {
+  const add = (w: SpendWindow): SpendWindow => ({ ...w, usd: roundUsd(w.usd + usd) });
+  return { daily: add(spend.daily), weekly: add(spend.weekly), monthly: add(spend.monthly) };
+}
+
+/** Budget types whose limit the spend has reached. A limit of 0 allows no spend at all. */
+export function reachedLimits(spend: Spend, budget: CampaignBudget | undefined): BudgetType[] {
+  return BUDGET_TYPES.filter((type) => {
+    const limit = limitOf(budget, type);
+    return limit !== null && spend[type].usd >= limit;
+  });
+}
+
+/** The smallest room left under any limit, or null without a budget. */
+export function remainingUsd(spend: Spend, budget: CampaignBudget | undefined): number | null {
+  let room: number | null = null;
+  for (const type of BUDGET_TYPES) {
+    const limit = limitOf(budget, type);
+    if (limit === null) continue;
+    const left = Math.max(0, roundUsd(limit - spend[type].usd));
+    room = room === null ? left : Math.min(room, left);
+  }
+  return room;
+}
+
+/**
+ * The 80% warnings that are due and not yet sent in their window, as events (both kinds the spec
+ * lists, same payload), with the windows marked as warned.
+ */
+export function dueWarnings(spend: Spend, budget: CampaignBudget | undefined): { spend: Spend; events: CampaignEvent[] } {
+  const next = { ...spend };
+  const events: CampaignEvent[] = [];
+  for (const type of BUDGET_TYPES) {
+    const limit = limitOf(budget, type);
+    const w = spend[type];
+    if (limit === null || limit <= 0 || w.warned || w.usd < limit * BUDGET_WARNING_FRACTION) continue;
+    next[type] = { ...w, warned: true };
+    const data = { budget_type: type, spent_usd: w.usd, limit_usd: limit, percentage: Math.floor((w.usd / limit) * 100) };
+    events.push({ event: 'budget.warning', data }, { event: 'campaign.budget_warning', data });
+  }
+  return { spend: next, events };
+}
+
+/**
+ * The limits reached and not yet announced in their window: `campaign.budget_exceeded` for each,
+ * with the windows marked. `first` is the one the pause reports.
+ */
+export function dueExceeded(spend: Spend, budget: CampaignBudget | undefined): { spend: Spend; events: CampaignEvent[]; first: { type: BudgetType; spent: number; limit: number } | null } {
+  const next = { ...spend };
+  const events: CampaignEvent[] = [];
+  let first: { type: BudgetType; spent: number; limit: number } | null = null;
+  for (const type of reachedLimits(spend, budget)) {
+    const limit = limitOf(budget, type) as number;
+    const w = spend[type];
+    first ??= { type, spent: w.usd, limit };
+    if (w.exceeded) continue;
+    next[type] = { ...w, exceeded: true };
+    events.push({ event: 'campaign.budget_exceeded', data: { budget_type: type, spent_usd: w.usd, limit_usd: limit } });
+  }
+  return { spend: next, events, first };
+}

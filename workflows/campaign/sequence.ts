@@ -1,0 +1,90 @@
+/**
+ * The email sequences of a campaign's leads (pure): which steps are due on a sending day, and what
+ * a batch's results change. The workflow keeps one LeadTrack per lead whose sequence is under way.
+ */
+import { addDays } from './calendar';
+import type { BatchItem, BatchItemResult, CampaignCounters, LeadTrack } from './contract';
+import type { OutreachTemplate, StopFact } from './templates';
+
+/** A lead just found: its first email is due on `day`. */
+export function newLead(leadId: string, day: string): LeadTrack {
+  return { leadId, step: -1, nextDay: day, subject: '', thread: [] };
+}
+
+/** Leads whose first email has not gone out yet. */
+export function awaitingFirstEmail(leads: readonly LeadTrack[]): number {
+  return leads.filter((l) => l.step < 0).length;
+}
+
+/**
+ * The steps due on `day`: follow-ups first (those leads have waited longest), then first emails,
+ * each in the order the leads were found.
+ */
+export function dueItems(leads: readonly LeadTrack[], day: string, template: OutreachTemplate): BatchItem[] {
+  const due = leads.filter((l) => l.nextDay <= day && l.step + 1 < template.steps.length);
+  const ordered = [...due.filter((l) => l.step >= 0), ...due.filter((l) => l.step < 0)];
+  return ordered.map((l) => {
+    const step = l.step + 1;
+    const def = template.steps[step] as OutreachTemplate['steps'][number];
+    return { leadId: l.leadId, step, kind: def.kind, delayDays: def.delayDays, previousSubject: l.step >= 0 ? l.subject : null, thread: l.thread };
+  });
+}
+
+export interface AppliedBatch {
+  readonly leads: LeadTrack[];
+  /** Emails that went out (now or by an earlier attempt of the same batch). */
+  readonly sent: number;
+  /** Leads whose first email went out. */
+  readonly contacted: number;
+  /** Leads whose last step went out. */
+  readonly finished: number;
+  readonly stopped: ReadonlyArray<StopFact | 'suppressed'>;
+}
+
+/** What a batch's results change in the tracked leads. Deferred and skipped steps stay due. */
+export function applyBatch(leads: readonly LeadTrack[], results: readonly BatchItemResult[], day: string, template: OutreachTemplate): AppliedBatch {
+  const byLead = new Map(results.map((r) => [r.leadId, r]));
+  const next: LeadTrack[] = [];
+  let sent = 0;
+  let contacted = 0;
+  let finished = 0;
+  const stopped: Array<StopFact | 'suppressed'> = [];
+  for (const lead of leads) {
+    const r = byLead.get(lead.leadId);
+    if (r === undefined || r.step !== lead.step + 1) {
+      next.push(lead);
+      continue;
+    }
+    if (r.outcome === 'stopped') {
+      stopped.push(r.stopFact ?? 'suppressed');
+      continue;
+    }
+    if (r.outcome !== 'sent' && r.outcome !== 'already_sent') {
+      next.push(lead);
+      continue;
+    }
+    sent++;
+    if (r.step === 0) contacted++;
+    const following = template.steps[r.step + 1];
+    if (following === undefined) {
+      finished++;
+      continue;
+    }
+    next.push({
+      leadId: lead.leadId,
+      step: r.step,
+      nextDay: addDays(day, following.delayDays),
+      subject: r.subject ?? lead.subject,
+      thread: r.messageId === undefined ? lead.thread : [...lead.thread, r.messageId],
+    });
+  }
+  return { leads: next, sent, contacted, finished, stopped };
+}
+
+/** Counts a fact that ended a sequence (from a batch or a signal). */
+export function countStop(counters: CampaignCounters, fact: StopFact | 'suppressed'): void {
+  if (fact === 'replied') counters.replied++;
+  else if (fact === 'meeting_booked') counters.meetingsBooked++;
+  else if (fact === 'unsubscribed') counters.unsubscribed++;
+  else if (fact === 'bounced') counters.bounced++;
+}

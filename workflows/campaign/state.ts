@@ -1,0 +1,121 @@
+/**
+ * The workflow's mutable state (what continue-as-new carries) and the views built from it:
+ * the status query's answer and the Markdown the Temporal Web UI shows as current details.
+ */
+import { BUDGET_TYPES, emptySpend, limitOf, type Spend } from './budget';
+import type { CampaignBudget, CampaignCounters, CampaignStatus, CampaignStatusView, CampaignWorkflowInput, CarriedState, LeadTrack } from './contract';
+
+export interface CampaignState {
+  status: CampaignStatus;
+  reason: string | null;
+  /** The status to return to on resume (starting when paused before the start). */
+  pausedFrom: CampaignStatus | null;
+  startedAt: number | null;
+  trialEndsAt: number | null;
+  companyId: string | null;
+  lastTickDay: string | null;
+  /** New leads taken on `plannedDay` (local date): at most the template's daily number. */
+  plannedDay: string | null;
+  plannedToday: number;
+  counters: CampaignCounters;
+  spend: Spend;
+  milestonesReached: number[];
+  leads: LeadTrack[];
+  leadPoolExhausted: boolean;
+  totalCostUsd: number;
+  runs: number;
+}
+
+export function initialState(input: CampaignWorkflowInput, now: number): CampaignState {
+  const c = input.carried;
+  if (c !== undefined) {
+    return {
+      ...c,
+      counters: { ...c.counters },
+      spend: { ...c.spend },
+      milestonesReached: [...c.milestonesReached],
+      leads: [...c.leads],
+      runs: c.runs + 1,
+    };
+  }
+  return {
+    status: 'starting',
+    reason: null,
+    pausedFrom: null,
+    startedAt: null,
+    trialEndsAt: null,
+    companyId: null,
+    lastTickDay: null,
+    plannedDay: null,
+    plannedToday: 0,
+    counters: { emailsSent: 0, leadsContacted: 0, sequencesFinished: 0, replied: 0, meetingsBooked: 0, unsubscribed: 0, bounced: 0 },
+    spend: emptySpend(now),
+    milestonesReached: [],
+    leads: [],
+    leadPoolExhausted: false,
+    totalCostUsd: 0,
+    runs: 0,
+  };
+}
+
+/** What continue-as-new hands to the next run. */
+export function carry(s: CampaignState): CarriedState {
+  return {
+    status: s.status,
+    reason: s.reason,
+    pausedFrom: s.pausedFrom,
+    startedAt: s.startedAt,
+    trialEndsAt: s.trialEndsAt,
+    companyId: s.companyId,
+    lastTickDay: s.lastTickDay,
+    plannedDay: s.plannedDay,
+    plannedToday: s.plannedToday,
+    counters: s.counters,
+    spend: s.spend,
+    milestonesReached: s.milestonesReached,
+    leads: s.leads,
+    leadPoolExhausted: s.leadPoolExhausted,
+    totalCostUsd: s.totalCostUsd,
+    runs: s.runs,
+  };
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+export function statusView(s: CampaignState, budget: CampaignBudget | undefined): CampaignStatusView {
+  const spend = {} as CampaignStatusView['spend'];
+  for (const type of BUDGET_TYPES) {
+    (spend as Record<string, unknown>)[type] = { window: s.spend[type].key, usd: s.spend[type].usd, limitUsd: limitOf(budget, type) };
+  }
+  return {
+    status: s.status,
+    reason: s.reason,
+    startedAt: iso(s.startedAt),
+    trialEndsAt: iso(s.trialEndsAt),
+    counters: { ...s.counters },
+    activeLeads: s.leads.length,
+    spend,
+    milestonesReached: [...s.milestonesReached],
+    totalCostUsd: s.totalCostUsd,
+    runs: s.runs,
+  };
+}
+
+/** Markdown for the workflow's page in the Temporal Web UI. */
+export function describe(input: CampaignWorkflowInput, s: CampaignState, budget: CampaignBudget | undefined, nextSend: number | null): string {
+  const c = s.counters;
+  const money = (type: (typeof BUDGET_TYPES)[number]): string => {
+    const limit = limitOf(budget, type);
+    return `${type} $${s.spend[type].usd.toFixed(4)}${limit === null ? '' : ` of $${limit}`}`;
+  };
+  return [
+    `**Campaign** ${input.campaignId} (${input.mcp}) of account ${input.accountId}, target ${input.targetUrl}`,
+    `**Status** ${s.status}${s.reason === null ? '' : ` (${s.reason})`}`,
+    `**Started** ${iso(s.startedAt) ?? 'not yet'} · **Trial ends** ${iso(s.trialEndsAt) ?? 'no trial end'}`,
+    `**Next sending** ${s.status === 'running' && nextSend !== null ? new Date(nextSend).toISOString() : '-'}`,
+    `**Emails** ${c.emailsSent} sent to ${c.leadsContacted} leads, ${s.leads.length} sequences under way, ${c.sequencesFinished} finished`,
+    `**Stops** ${c.replied} replied, ${c.meetingsBooked} booked, ${c.unsubscribed} unsubscribed, ${c.bounced} bounced`,
+    `**Spend** ${BUDGET_TYPES.map(money).join(' · ')} · total $${s.totalCostUsd.toFixed(4)}`,
+    `**Milestones** ${s.milestonesReached.length === 0 ? 'none yet' : s.milestonesReached.join(', ')} · **Run** ${s.runs + 1}`,
+  ].join('\n\n');
+}
