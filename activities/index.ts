@@ -1,7 +1,11 @@
 import type { Sequelize } from 'sequelize';
 import type { Config } from '../src/config/config';
 import type { Logger } from '../src/log/logger';
+import { emitCampaignEvents } from './campaigns/emit-events';
+import { planLeads } from './campaigns/plan-leads';
+import { prepareCampaign } from './campaigns/prepare-campaign';
 import { recordCampaignTransition } from './campaigns/record-transition';
+import { sendCampaignBatch } from './campaigns/send-batch';
 import { scrapeCompany } from './companies/scrape-company';
 import { findLeadsActivity } from './leads/find-leads';
 import { sendEmail } from './sending/send-email';
@@ -18,6 +22,10 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     recordCampaignTransition: recordCampaignTransition(deps.sequelize),
+    emitCampaignEvents: emitCampaignEvents(deps.sequelize),
+    prepareCampaign: prepareCampaign(deps),
+    planLeads: planLeads(deps),
+    sendCampaignBatch: sendCampaignBatch(deps),
     scrapeCompany: scrapeCompany(deps),
     findLeads: findLeadsActivity(deps),
     sendEmail: sendEmail(deps),

@@ -7,21 +7,26 @@ import { findLeads, type FindLeadsInput, type FindLeadsResult } from '../../src/
 export type { FindLeadsInput, FindLeadsResult };
 
 /**
- * The campaign's next leads (see src/leads/find-leads.ts). Provider failures become
- * ApplicationFailures the retry policy understands: a rejected key or request is not retried (the
- * account must fix it; the workflow can fail the campaign with the message), a rate limit is retried
- * after the wait Apollo asked for, an outage with the policy's backoff.
+ * A lead provider failure as an ApplicationFailure the retry policy understands: a rejected key or
+ * request is not retried (the account must fix it; the workflow can fail the campaign with the
+ * message), a rate limit is retried after the wait Apollo asked for, an outage with the policy's
+ * backoff. Anything else is returned as it is.
  */
+export function leadProviderFailure(err: unknown): unknown {
+  if (!(err instanceof LeadProviderError)) return err;
+  if (err instanceof ProviderRateLimited) {
+    return ApplicationFailure.create({ message: err.message, type: err.name, nextRetryDelay: `${err.retryAfterSeconds}s` });
+  }
+  return ApplicationFailure.create({ message: err.message, type: err.name, nonRetryable: !err.retryable });
+}
+
+/** The campaign's next leads (see src/leads/find-leads.ts), provider failures as leadProviderFailure says. */
 export function findLeadsActivity(deps: { readonly sequelize: Sequelize; readonly config: Config }) {
   return async (input: FindLeadsInput): Promise<FindLeadsResult> => {
     try {
       return await findLeads(deps, input);
     } catch (err) {
-      if (!(err instanceof LeadProviderError)) throw err;
-      if (err instanceof ProviderRateLimited) {
-        throw ApplicationFailure.create({ message: err.message, type: err.name, nextRetryDelay: `${err.retryAfterSeconds}s` });
-      }
-      throw ApplicationFailure.create({ message: err.message, type: err.name, nonRetryable: !err.retryable });
+      throw leadProviderFailure(err);
     }
   };
 }

@@ -1,4 +1,5 @@
 import type { Sequelize } from 'sequelize';
+import type { LeadFactSink } from '../campaigns/lead-fact-signals';
 import type { Config } from '../config/config';
 import type { Logger } from '../log/logger';
 import type { TemporalClientProvider } from '../temporal/client';
@@ -12,4 +13,9 @@ export interface AppDeps {
   readonly temporal: TemporalClientProvider;
   /** Open pixel, click and unsubscribe endpoints; without it they answer 503 (the pixel still answers its GIF). */
   readonly tracking?: Tracking;
+  /**
+   * Told of replies, unsubscribes, bookings and bounces that end a lead's sequence, after they are
+   * committed (it signals the campaign's workflow); without it nothing is signalled.
+   */
+  readonly leadFacts?: LeadFactSink;
 }

@@ -1,5 +1,6 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { newId } from '../accounts/ids';
+import type { LeadFactSink } from '../campaigns/lead-fact-signals';
 import { recordEmailFact } from '../records/email-events';
 import { emitEvent } from '../records/outbox';
 import { normalizeEmail } from '../records/suppressions';
@@ -70,9 +71,10 @@ async function existingMeeting(sequelize: Sequelize, accountId: string, notice: 
  * Records a booking for the account: the `meetings` row (once per provider booking), the lead's
  * `meeting_booked` fact and the `meeting.booked` event, in one transaction. Bookings by people the
  * account never emailed are not recorded: the account's calendar serves all its meetings, and
- * only those that outreach brought count.
+ * only those that outreach brought count. A new meeting is told to `leadFacts` after the commit
+ * (the campaign's workflow then ends the lead's sequence).
  */
-export async function recordMeeting(sequelize: Sequelize, accountId: string, notice: BookingNotice): Promise<MeetingResult> {
+export async function recordMeeting(sequelize: Sequelize, accountId: string, notice: BookingNotice, leadFacts?: LeadFactSink): Promise<MeetingResult> {
   const known = await existingMeeting(sequelize, accountId, notice, notice.externalId);
   if (known !== null) return { meetingId: known, matched: true, outcome: 'duplicate' };
   if (notice.replaces !== null) {
@@ -90,7 +92,7 @@ export async function recordMeeting(sequelize: Sequelize, accountId: string, not
   const calendarLink = match.calendar_link ?? notice.bookingUrl;
   const id = newId('mtg');
   const now = new Date();
-  return sequelize.transaction(async (tx) => {
+  const result = await sequelize.transaction(async (tx) => {
     const inserted = await sequelize.query<{ id: string }>(
       `INSERT INTO meetings (id, account_id, campaign_id, lead_id, provider, external_id, email, name, company, meeting_time, calendar_link)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
@@ -124,4 +126,6 @@ export async function recordMeeting(sequelize: Sequelize, accountId: string, not
     });
     return { meetingId: id, matched: true, outcome: 'recorded' as const };
   });
+  if (result.outcome === 'recorded') leadFacts?.notify([{ campaignId: match.campaign_id, leadId: match.lead_id, fact: 'meeting_booked' }]);
+  return result;
 }

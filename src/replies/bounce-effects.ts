@@ -8,6 +8,7 @@ import type { SentEmail } from './sent-email';
  * A permanent failure of a sent email, in the caller's transaction: the email is `bounced`, the
  * lead and the address are marked (hard bounce: never written to again by this account), and the
  * `bounced` fact is recorded once per email, whichever path (SMTP answer or DSN) saw it first.
+ * True when this call recorded that fact.
  */
 export async function applyHardBounce(
   sequelize: Sequelize,
@@ -16,7 +17,7 @@ export async function applyHardBounce(
   failure: BounceRecipient,
   replyId: string,
   at: Date,
-): Promise<void> {
+): Promise<boolean> {
   await sequelize.query(`UPDATE emails SET status = 'bounced', bounced_at = COALESCE(bounced_at, $2), updated_at = now() WHERE id = $1`, {
     bind: [sent.emailId, at.toISOString()],
     transaction: tx,
@@ -26,7 +27,7 @@ export async function applyHardBounce(
     transaction: tx,
   });
   await suppressAddress(sequelize, tx, sent.accountId, sent.toEmail, 'hard_bounce', sent.emailId);
-  await recordEmailFact(sequelize, tx, {
+  return recordEmailFact(sequelize, tx, {
     accountId: sent.accountId,
     campaignId: sent.campaignId,
     emailId: sent.emailId,

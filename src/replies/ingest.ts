@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 import { newId } from '../accounts/ids';
+import type { LeadFactNotice, LeadFactSink } from '../campaigns/lead-fact-signals';
 import type { ReplyKind } from '../db/models/reply';
 import type { Logger } from '../log/logger';
 import { isAutoReply } from './auto-reply';
@@ -19,6 +20,8 @@ export interface InboundDeps {
   readonly sequelize: Sequelize;
   readonly log: Logger;
   readonly qualify: Qualifier;
+  /** Told, after the commit, of a reply, unsubscribe or bounce that ends a lead's sequence. */
+  readonly leadFacts?: LeadFactSink;
 }
 
 export type IngestOutcome =
@@ -124,14 +127,21 @@ export async function ingestInbound(deps: InboundDeps, raw: Buffer): Promise<Ing
   };
 
   const stored = await sequelize.transaction(async (tx) => {
+    const ended: LeadFactNotice[] = [];
     const { reply: row, created } = await insertReply(sequelize, tx, reply);
-    if (!created) return { row, created };
-    if (kind === 'reply') await applyReply(sequelize, tx, reply, sent);
+    if (!created) return { row, created, ended };
+    if (kind === 'reply') {
+      const facts = await applyReply(sequelize, tx, reply, sent);
+      if (sent !== null) ended.push(...facts.map((fact) => ({ campaignId: sent.campaignId, leadId: sent.leadId, fact })));
+    }
     if (bounce !== null && sent !== null) {
       const failure = recipientFor(bounce, sent.toEmail);
-      if (failure !== null && isPermanent(failure)) await applyHardBounce(sequelize, tx, sent, failure, reply.id, reply.receivedAt);
+      if (failure !== null && isPermanent(failure) && (await applyHardBounce(sequelize, tx, sent, failure, reply.id, reply.receivedAt))) {
+        ended.push({ campaignId: sent.campaignId, leadId: sent.leadId, fact: 'bounced' });
+      }
     }
-    return { row, created };
+    return { row, created, ended };
   });
+  if (stored.ended.length > 0) deps.leadFacts?.notify(stored.ended);
   return { stored: true, ...stored.row, matched: stored.row.emailId !== null, duplicate: !stored.created };
 }

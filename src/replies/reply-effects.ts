@@ -1,4 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
+import type { StopFact } from '../../workflows/campaign/templates';
 import { recordEmailFact } from '../records/email-events';
 import { emitEvent } from '../records/outbox';
 import { normalizeEmail, suppressAddress } from '../records/suppressions';
@@ -12,13 +13,16 @@ import type { SentEmail } from './sent-email';
  *   full form of the spec;
  * - an `unsubscribe` reply puts the person on the account's suppression list, with an
  *   `unsubscribed` fact for the email when there is one.
+ * Returns the facts it recorded that end the lead's sequence in `sent`'s campaign (for the
+ * workflow's signal, once the transaction has committed).
  */
-export async function applyReply(sequelize: Sequelize, tx: Transaction, reply: NewReply, sent: SentEmail | null): Promise<void> {
+export async function applyReply(sequelize: Sequelize, tx: Transaction, reply: NewReply, sent: SentEmail | null): Promise<StopFact[]> {
+  const ended: StopFact[] = [];
   if (sent !== null) {
     // Someone other than the lead may answer (a colleague the email was forwarded to): the event
     // then names the sender, not the lead, and does not lend them the lead's title.
     const byLead = normalizeEmail(reply.fromEmail) === normalizeEmail(sent.toEmail);
-    await recordEmailFact(sequelize, tx, {
+    const replied = await recordEmailFact(sequelize, tx, {
       accountId: reply.accountId,
       campaignId: sent.campaignId,
       emailId: sent.emailId,
@@ -28,6 +32,7 @@ export async function applyReply(sequelize: Sequelize, tx: Transaction, reply: N
       data: { reply_id: reply.id, sentiment: reply.qualification?.sentiment ?? null, category: reply.qualification?.category ?? null },
       dedupeKey: `replied:${sent.emailId}`,
     });
+    if (replied) ended.push('replied');
     await emitEvent(sequelize, tx, {
       accountId: reply.accountId,
       campaignId: sent.campaignId,
@@ -50,7 +55,7 @@ export async function applyReply(sequelize: Sequelize, tx: Transaction, reply: N
     const addresses = new Set([normalizeEmail(reply.fromEmail), ...(sent ? [normalizeEmail(sent.toEmail)] : [])]);
     for (const address of addresses) await suppressAddress(sequelize, tx, reply.accountId, address, 'reply_unsubscribe', sent?.emailId ?? null);
     if (sent !== null) {
-      await recordEmailFact(sequelize, tx, {
+      const unsubscribed = await recordEmailFact(sequelize, tx, {
         accountId: reply.accountId,
         campaignId: sent.campaignId,
         emailId: sent.emailId,
@@ -60,6 +65,8 @@ export async function applyReply(sequelize: Sequelize, tx: Transaction, reply: N
         data: { source: 'reply', reply_id: reply.id },
         dedupeKey: `unsubscribed:${sent.emailId}`,
       });
+      if (unsubscribed) ended.push('unsubscribed');
     }
   }
+  return ended;
 }

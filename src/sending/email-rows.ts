@@ -15,6 +15,8 @@ export interface SendState {
   readonly existing: { readonly id: string; readonly status: EmailStatus; readonly messageId: string } | null;
   /** The account has at least one active mailbox (otherwise the default transport sends). */
   readonly hasMailboxes: boolean;
+  /** False only when the request asked for a running campaign and its row is not 'running'. */
+  readonly campaignOpen: boolean;
 }
 
 interface StateRow {
@@ -27,6 +29,7 @@ interface StateRow {
   status: EmailStatus | null;
   message_id: string | null;
   has_mailboxes: boolean;
+  campaign_open: boolean;
   claimed: boolean;
 }
 
@@ -41,9 +44,17 @@ interface StateRow {
 const STATE_SQL = `
 WITH i AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(n int, account_id text, campaign_id text, lead_id text, step int,
-    claim_id text, from_email text, subject text, claim_message_id text)
+    claim_id text, from_email text, subject text, claim_message_id text, only_running boolean)
+), gate AS MATERIALIZED (
+  -- The running campaigns among those whose items asked for it, share-locked until this statement
+  -- commits: see RUNNING_GATE.
+  SELECT c.id FROM campaigns c
+  WHERE c.id IN (SELECT i.campaign_id FROM i WHERE i.only_running) AND c.status = 'running'
+  ORDER BY c.id
+  FOR SHARE
 ), s AS (
   SELECT i.*, l.email, l.first_name, l.last_name,
+    (NOT i.only_running OR i.campaign_id IN (SELECT gate.id FROM gate)) AS campaign_open,
     COALESCE(
       (SELECT s.reason FROM suppressions s WHERE s.account_id = l.account_id AND s.email = l.email),
       CASE WHEN l.bounced_at IS NOT NULL THEN 'bounced' WHEN l.unsubscribed_at IS NOT NULL THEN 'unsubscribed' END
@@ -58,12 +69,12 @@ WITH i AS (
 ), claim AS (
   INSERT INTO emails (id, account_id, campaign_id, lead_id, step, mailbox_id, from_email, to_email, subject, message_id, status, attempts)
   SELECT s.claim_id, s.account_id, s.campaign_id, s.lead_id, s.step, NULL, s.from_email, s.email, s.subject, s.claim_message_id, 'sending', 1 FROM s
-  WHERE s.claim_id IS NOT NULL AND s.email_id IS NULL AND s.blocked_by IS NULL AND NOT s.has_mailboxes
+  WHERE s.claim_id IS NOT NULL AND s.email_id IS NULL AND s.blocked_by IS NULL AND NOT s.has_mailboxes AND s.campaign_open
   ORDER BY s.campaign_id, s.lead_id, s.step, s.n
   ON CONFLICT (campaign_id, lead_id, step) DO NOTHING
   RETURNING id
 )
-SELECT s.n, s.email, s.first_name, s.last_name, s.blocked_by, s.email_id, s.status, s.message_id, s.has_mailboxes,
+SELECT s.n, s.email, s.first_name, s.last_name, s.blocked_by, s.email_id, s.status, s.message_id, s.has_mailboxes, s.campaign_open,
   EXISTS (SELECT 1 FROM claim c WHERE c.id = s.claim_id) AS claimed
 FROM s`;
 
@@ -71,7 +82,8 @@ FROM s`;
  * A first attempt through the default transport reserves its row in the same statement that reads
  * the state (one round trip instead of two on the path where throughput matters: mailboxes are
  * capped and gapped, the default relay is not). It takes effect only when nothing stands in the
- * way: no earlier row, the lead not blocked, the account without mailboxes.
+ * way: no earlier row, the lead not blocked, the account without mailboxes, and (when asked) the
+ * campaign running.
  */
 export interface DefaultClaim {
   readonly emailId: string;
@@ -86,6 +98,8 @@ export interface StateRequest {
   readonly leadId: string;
   readonly step: number;
   readonly claim: DefaultClaim | null;
+  /** Reserve only while the campaign is running (see RUNNING_GATE). */
+  readonly onlyWhileRunning: boolean;
 }
 
 /**
@@ -105,6 +119,7 @@ export async function readSendStates(sequelize: Sequelize, requests: readonly St
     from_email: r.claim?.fromEmail ?? null,
     subject: r.claim?.subject ?? null,
     claim_message_id: r.claim?.messageId ?? null,
+    only_running: r.onlyWhileRunning,
   }));
   const rows = await preparedQuery<StateRow>(sequelize, 'sending_states', STATE_SQL, [JSON.stringify(items)]);
   const out: Array<(SendState & { readonly claimed: boolean }) | null> = requests.map(() => null);
@@ -113,6 +128,7 @@ export async function readSendStates(sequelize: Sequelize, requests: readonly St
       lead: { email: r.email, firstName: r.first_name, lastName: r.last_name, blockedBy: r.blocked_by },
       existing: r.email_id === null ? null : { id: r.email_id, status: r.status as EmailStatus, messageId: r.message_id as string },
       hasMailboxes: r.has_mailboxes,
+      campaignOpen: r.campaign_open,
       claimed: r.claimed,
     };
   }
@@ -130,28 +146,60 @@ export interface Reservation {
   readonly toEmail: string;
   readonly subject: string;
   readonly messageId: string;
+  /** Reserve only while the campaign is running (see RUNNING_GATE). */
+  readonly onlyWhileRunning: boolean;
 }
 
+/**
+ * RUNNING_GATE: a reservation that must not outlive a pause reads the campaign row FOR SHARE in
+ * its own statement and goes ahead only if the row says 'running'. A pause is an UPDATE of that
+ * row, which conflicts with the share lock: a pause that committed first is seen (the statement
+ * starts after it, or waits for it and then re-reads the row: PostgreSQL re-checks a locked row's
+ * conditions on its newest version), and a pause that comes second waits until the reservation
+ * has committed. So once the pause's UPDATE has committed, no new email of the campaign is
+ * reserved, and none goes to SMTP without a reservation.
+ *
+ * `gate` is that row (share-locked) when the flag asks for the check and the campaign is running.
+ */
+const gate = (campaign: string, flag: string): string => `gate AS MATERIALIZED (
+  SELECT c.id FROM campaigns c WHERE ${flag}::boolean AND c.id = ${campaign}::text AND c.status = 'running' FOR SHARE
+)`;
+const GATE_OPEN = (flag: string): string => `(NOT ${flag}::boolean OR EXISTS (SELECT 1 FROM gate))`;
+
 const INSERT_SQL = `
-INSERT INTO emails (id, account_id, campaign_id, lead_id, step, mailbox_id, from_email, to_email, subject, message_id, status, attempts)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'sending', 1)
-ON CONFLICT (campaign_id, lead_id, step) DO NOTHING
-RETURNING id`;
+WITH ${gate('$3', '$11')}, ins AS (
+  INSERT INTO emails (id, account_id, campaign_id, lead_id, step, mailbox_id, from_email, to_email, subject, message_id, status, attempts)
+  SELECT $1::text, $2::text, $3::text, $4::text, $5::int, $6::text, $7::text, $8::text, $9::text, $10::text, 'sending', 1
+  WHERE ${GATE_OPEN('$11')}
+  ON CONFLICT (campaign_id, lead_id, step) DO NOTHING
+  RETURNING id
+)
+SELECT ${GATE_OPEN('$11')} AS open, (SELECT count(*) FROM ins)::int AS reserved`;
 
 const RETRY_SQL = `
-UPDATE emails SET status = 'sending', attempts = attempts + 1, mailbox_id = $2, from_email = $3, to_email = $4, subject = $5,
-  error = NULL, updated_at = now()
-WHERE id = $1 AND status = 'deferred'
-RETURNING message_id`;
+WITH ${gate('$6', '$7')}, upd AS (
+  UPDATE emails SET status = 'sending', attempts = attempts + 1, mailbox_id = $2, from_email = $3, to_email = $4, subject = $5,
+    error = NULL, updated_at = now()
+  WHERE id = $1 AND status = 'deferred' AND ${GATE_OPEN('$7')}
+  RETURNING message_id
+)
+SELECT ${GATE_OPEN('$7')} AS open, (SELECT message_id FROM upd) AS message_id`;
+
+/**
+ * - reserved: the row is ours, send with this Message-ID;
+ * - taken: another attempt got the row first;
+ * - not_running: the campaign is not running (only with `onlyWhileRunning`); nothing was reserved.
+ */
+export type ReservationResult = { readonly reserved: string } | { readonly refused: 'taken' | 'not_running' };
 
 /**
  * Marks the email 'sending' before a byte goes to SMTP: a first attempt inserts the row (its
  * Message-ID fixed now), a retry after a deferral takes the deferred row back (keeping its
- * Message-ID). Returns the Message-ID to send with, or null when another attempt got the row first.
+ * Message-ID).
  */
-export async function reserveEmailRow(sequelize: Sequelize, r: Reservation, retryOf: string | null): Promise<string | null> {
+export async function reserveEmailRow(sequelize: Sequelize, r: Reservation, retryOf: string | null): Promise<ReservationResult> {
   if (retryOf === null) {
-    const rows = await preparedQuery<{ id: string }>(sequelize, 'sending_insert_email', INSERT_SQL, [
+    const rows = await preparedQuery<{ open: boolean; reserved: number }>(sequelize, 'sending_insert_email', INSERT_SQL, [
       r.emailId,
       r.accountId,
       r.campaignId,
@@ -162,11 +210,24 @@ export async function reserveEmailRow(sequelize: Sequelize, r: Reservation, retr
       r.toEmail,
       r.subject,
       r.messageId,
+      r.onlyWhileRunning,
     ]);
-    return rows.length === 1 ? r.messageId : null;
+    const row = rows[0];
+    if (row?.open === false) return { refused: 'not_running' };
+    return row?.reserved === 1 ? { reserved: r.messageId } : { refused: 'taken' };
   }
-  const rows = await preparedQuery<{ message_id: string }>(sequelize, 'sending_retry_email', RETRY_SQL, [retryOf, r.mailboxId, r.fromEmail, r.toEmail, r.subject]);
-  return rows[0]?.message_id ?? null;
+  const rows = await preparedQuery<{ open: boolean; message_id: string | null }>(sequelize, 'sending_retry_email', RETRY_SQL, [
+    retryOf,
+    r.mailboxId,
+    r.fromEmail,
+    r.toEmail,
+    r.subject,
+    r.campaignId,
+    r.onlyWhileRunning,
+  ]);
+  const row = rows[0];
+  if (row?.open === false) return { refused: 'not_running' };
+  return row?.message_id ? { reserved: row.message_id } : { refused: 'taken' };
 }
 
 /** Back to 'deferred' after a temporary failure: the server did not take it, a retry sends it. */

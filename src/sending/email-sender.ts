@@ -73,7 +73,9 @@ interface Sender {
  * 3. a slot of the account's least recently used mailbox with room under its daily cap and gap
  *    (one atomic UPDATE), or the default transport when the account has no mailbox;
  * 4. the row is reserved as 'sending' with its Message-ID, the message composed and handed to the
- *    pooled transporter; its answer is recorded (see send-results.ts).
+ *    pooled transporter; its answer is recorded (see send-results.ts). With `onlyWhileRunning`
+ *    the reservation happens only while the campaign's row is 'running' (see RUNNING_GATE in
+ *    email-rows.ts), checked in the same statement under a share lock of that row.
  * A first attempt through the default transport does 1, 2 and 4's reservation in one statement
  * (see readSendStates): with the success write, two statements per email. Both go through a group
  * commit (group-commit.ts): the sends of this process that reach the same step at about the same
@@ -101,7 +103,8 @@ export class EmailSender {
     const fallback = this.defaultSender();
     const claimId = newId('em');
     const claim = { emailId: claimId, fromEmail: fallback.from.address, subject: input.content.subject, messageId: newMessageId(claimId, fallback.from.address) };
-    const state = await this.states.submit({ accountId: input.accountId, campaignId: input.campaignId, leadId: input.leadId, step: input.step, claim });
+    const onlyWhileRunning = input.onlyWhileRunning === true;
+    const state = await this.states.submit({ accountId: input.accountId, campaignId: input.campaignId, leadId: input.leadId, step: input.step, claim, onlyWhileRunning });
     if (state === null) throw new LeadNotFound(`lead ${input.leadId} does not exist in account ${input.accountId}`);
     const key = { accountId: input.accountId, campaignId: input.campaignId, leadId: input.leadId, step: input.step };
     const ref = (emailId: string, messageId: string): SentEmailRef => ({ ...key, emailId, messageId, toEmail: state.lead.email });
@@ -116,6 +119,8 @@ export class EmailSender {
       if (existingId !== null) await markAbandoned(this.deps.sequelize, existingId, state.lead.blockedBy);
       return { outcome: 'suppressed', ...withId };
     }
+    // Checked again, atomically, by the reservation below; this spares a mailbox slot meanwhile.
+    if (!state.campaignOpen) return { outcome: 'not_running', ...withId };
     let sender = fallback;
     if (state.hasMailboxes) {
       const slot = await reserveMailboxSlot(this.deps.sequelize, input.accountId);
@@ -124,7 +129,7 @@ export class EmailSender {
       sender = { mailboxId: m.id, from: { address: m.fromEmail, name: m.fromName }, smtpUrl: m.smtpUrl, customer: true, dkim: m.dkim };
     }
     const emailId = existingId ?? claimId;
-    const messageId = await reserveEmailRow(
+    const reservation = await reserveEmailRow(
       this.deps.sequelize,
       {
         ...key,
@@ -134,11 +139,14 @@ export class EmailSender {
         toEmail: state.lead.email,
         subject: input.content.subject,
         messageId: newMessageId(emailId, sender.from.address),
+        onlyWhileRunning,
       },
       existingId,
     );
-    if (messageId === null) throw new SendInProgress(`another attempt is sending email ${existingId ?? `${input.campaignId}/${input.leadId}/${input.step}`}`);
-    return this.deliver(input, state, sender, ref(emailId, messageId));
+    // The mailbox slot taken above stays used: a paused campaign's slot is one email of a cap.
+    if ('refused' in reservation && reservation.refused === 'not_running') return { outcome: 'not_running', ...withId };
+    if ('refused' in reservation) throw new SendInProgress(`another attempt is sending email ${existingId ?? `${input.campaignId}/${input.leadId}/${input.step}`}`);
+    return this.deliver(input, state, sender, ref(emailId, reservation.reserved));
   }
 
   /** What an earlier attempt at this email already settled, or null when it must be (re)sent. */

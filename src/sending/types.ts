@@ -10,6 +10,13 @@ export interface SendEmailInput {
   readonly inReplyTo?: string;
   /** The thread's Message-IDs, oldest first. Defaults to [inReplyTo] when only that is given. */
   readonly references?: readonly string[];
+  /**
+   * Send only while the campaign's row is 'running': the reservation of the email's row takes a
+   * share lock on the campaign row and checks its status in the same statement, so once a pause
+   * has committed no new email of the campaign is reserved (outcome 'not_running'). The campaign
+   * batch sets it; the single-email activity does not.
+   */
+  readonly onlyWhileRunning?: boolean;
 }
 
 /**
@@ -18,10 +25,11 @@ export interface SendEmailInput {
  * - suppressed: the address is on the suppression list or the lead bounced/unsubscribed;
  * - bounced: the server refused the recipient permanently (5xx); the address is now suppressed;
  * - deferred: every mailbox of the account is at its daily cap or within its minimum gap; try
- *   again after `retryAfterSeconds`.
+ *   again after `retryAfterSeconds`;
+ * - not_running: `onlyWhileRunning` was set and the campaign is not running (nothing was reserved).
  * A temporary SMTP failure (4xx, connection refused, timeout) is not an outcome: it is thrown.
  */
-export type SendOutcome = 'sent' | 'already_sent' | 'suppressed' | 'bounced' | 'deferred';
+export type SendOutcome = 'sent' | 'already_sent' | 'suppressed' | 'bounced' | 'deferred' | 'not_running';
 
 export interface SendEmailResult {
   readonly outcome: SendOutcome;

@@ -1,4 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import type { LeadFactSink } from '../campaigns/lead-fact-signals';
 import { recordEmailFact } from '../records/email-events';
 import { isSuppressed, suppressAddress } from '../records/suppressions';
 
@@ -34,17 +35,24 @@ export async function unsubscribeTarget(sequelize: Sequelize, emailId: string): 
   return { address: row.to_email, alreadyUnsubscribed: await isSuppressed(sequelize, null, row.account_id, row.to_email) };
 }
 
+export interface UnsubscribeOptions {
+  readonly at?: Date;
+  /** Told after the commit, so the campaign's workflow drops the lead's remaining steps. */
+  readonly leadFacts?: LeadFactSink;
+}
+
 /**
  * Suppresses the email's address for its account (reason `unsubscribe`) and records the
  * `unsubscribed` fact with its outbox event, in one transaction. Repeating it changes nothing.
  * False when the email does not exist (any more).
  */
-export async function unsubscribeByEmail(sequelize: Sequelize, emailId: string, at: Date = new Date()): Promise<boolean> {
-  return sequelize.transaction(async (tx) => {
+export async function unsubscribeByEmail(sequelize: Sequelize, emailId: string, opts: UnsubscribeOptions = {}): Promise<boolean> {
+  const at = opts.at ?? new Date();
+  const done = await sequelize.transaction(async (tx) => {
     const row = await emailRow(sequelize, emailId, tx);
-    if (!row) return false;
+    if (!row) return null;
     await suppressAddress(sequelize, tx, row.account_id, row.to_email, 'unsubscribe', emailId);
-    await recordEmailFact(sequelize, tx, {
+    const recorded = await recordEmailFact(sequelize, tx, {
       accountId: row.account_id,
       campaignId: row.campaign_id,
       emailId,
@@ -53,6 +61,9 @@ export async function unsubscribeByEmail(sequelize: Sequelize, emailId: string, 
       occurredAt: at,
       dedupeKey: `unsubscribed:${emailId}`,
     });
-    return true;
+    return { row, recorded };
   });
+  if (done === null) return false;
+  if (done.recorded) opts.leadFacts?.notify([{ campaignId: done.row.campaign_id, leadId: done.row.lead_id, fact: 'unsubscribed' }]);
+  return true;
 }

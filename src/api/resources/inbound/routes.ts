@@ -49,7 +49,7 @@ const postMime = defineRoute({
     const raw = await readRawBody(koa, INBOUND_MAX_BYTES);
     if (raw.length === 0) throw badRequest('The request body is empty: expected a raw email message');
     try {
-      const outcome = await ingestInbound({ sequelize: deps.sequelize, log, qualify: replyQualifier(deps) }, raw);
+      const outcome = await ingestInbound({ sequelize: deps.sequelize, log, qualify: replyQualifier(deps), leadFacts: deps.leadFacts }, raw);
       if (!outcome.stored) return { status: 202, body: { matched: false } };
       const { replyId, kind, matched, campaignId, emailId, duplicate } = outcome;
       return { body: { replyId, kind, matched, campaignId, emailId, duplicate } };

@@ -45,7 +45,7 @@ const calendlyInvitee = check<CalendlyInvitee>(CalendlyInvitee);
 
 async function record(ctx: HandlerContext<'none'>, accountId: string, intent: WebhookIntent): Promise<HandlerResult> {
   if (intent.kind === 'ignored') return { body: { meetingId: null, matched: false, outcome: 'ignored' } };
-  const result = await recordMeeting(ctx.deps.sequelize, accountId, intent.notice);
+  const result = await recordMeeting(ctx.deps.sequelize, accountId, intent.notice, ctx.deps.leadFacts);
   ctx.log.info({ accountId, provider: intent.notice.provider, ...result }, 'calendar booking');
   return { body: result };
 }

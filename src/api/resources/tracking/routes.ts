@@ -130,7 +130,7 @@ const unsubscribe = defineRoute({
     const oneClick = form?.get('List-Unsubscribe') === ONE_CLICK;
     if (!oneClick && form?.get('confirm') !== 'yes') throw badRequest('Expected List-Unsubscribe=One-Click');
     const emailId = tracking(deps).links.verifyToken('unsub', params.token);
-    if (emailId === null || !(await unsubscribeByEmail(deps.sequelize, emailId))) {
+    if (emailId === null || !(await unsubscribeByEmail(deps.sequelize, emailId, { leadFacts: deps.leadFacts }))) {
       return { status: 404, body: invalidLinkPage(), headers: PAGE_HEADERS };
     }
     if (oneClick) return { body: 'Unsubscribed.\n', headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } };
