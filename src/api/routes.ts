@@ -1,5 +1,7 @@
 import type { AnyRoute } from './http/route';
 import { apiKeyRoutes } from './resources/api-keys/routes';
+import { benchmarkRoutes } from './resources/benchmarks/routes';
+import { campaignReportRoutes } from './resources/campaign-reports/routes';
 import { campaignRoutes } from './resources/campaigns/routes';
 import { companyRoutes } from './resources/companies/routes';
 import { dashboardRoutes } from './resources/dashboard/routes';
@@ -12,6 +14,7 @@ import { meRoutes } from './resources/me/routes';
 import { meetingRoutes } from './resources/meetings/routes';
 import { qualifyRoutes } from './resources/qualify/routes';
 import { trackingRoutes } from './resources/tracking/routes';
+import { usageRoutes } from './resources/usage/routes';
 
 /** Every resource's routes, in one list: the router and the OpenAPI document are built from it. */
-export const RESOURCE_ROUTES: readonly AnyRoute[] = [...healthRoutes, ...meRoutes, ...apiKeyRoutes, ...campaignRoutes, ...dashboardRoutes, ...integrationRoutes, ...mailboxRoutes, ...trackingRoutes, ...inboundRoutes, ...meetingRoutes, ...leadRoutes, ...companyRoutes, ...qualifyRoutes];
+export const RESOURCE_ROUTES: readonly AnyRoute[] = [...healthRoutes, ...meRoutes, ...apiKeyRoutes, ...campaignRoutes, ...campaignReportRoutes, ...usageRoutes, ...benchmarkRoutes, ...dashboardRoutes, ...integrationRoutes, ...mailboxRoutes, ...trackingRoutes, ...inboundRoutes, ...meetingRoutes, ...leadRoutes, ...companyRoutes, ...qualifyRoutes];

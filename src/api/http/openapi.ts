@@ -69,7 +69,7 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: OpenApiInfo): Re
         ...(spec.schema
           ? { content: { 'application/json': { schema: plain(spec.schema) } } }
           : spec.contentType
-            ? { content: { [spec.contentType]: {} } }
+            ? { content: Object.fromEntries([spec.contentType, ...(spec.alsoContentTypes ?? [])].map((type) => [type, {}])) }
             : {}),
       };
     }

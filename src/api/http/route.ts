@@ -18,6 +18,8 @@ export interface ResponseSpec {
   /** JSON body schema; omit for a non-JSON body (set `contentType`). */
   readonly schema?: TSchema;
   readonly contentType?: string;
+  /** Further content types of the same response (e.g. an export in CSV or JSON). */
+  readonly alsoContentTypes?: readonly string[];
 }
 
 type InputOf<S> = S extends TSchema ? Static<S> : undefined;

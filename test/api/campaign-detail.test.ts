@@ -1,0 +1,147 @@
+import { expect } from 'chai';
+import { trialDaysRemaining } from '../../src/campaigns/reporting/campaign-detail';
+import { createAccount, request, surfaceA, surfaceB, testConfig, useTestApi } from '../support/api';
+import { seedCampaign, seedCost, seedOutcome } from '../support/campaign-seed';
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+
+describe('GET /campaigns/:id (Surface A campaign detail)', () => {
+  const t = useTestApi();
+  let key: string;
+  let accountId: string;
+  let otherKey: string;
+
+  before(async () => {
+    ({ apiKey: key, accountId } = await createAccount(t.db.sequelize, 'free', 'Owner'));
+    otherKey = (await createAccount(t.db.sequelize, 'free', 'Other')).apiKey;
+  });
+
+  const get = (id: string, k = key) => request(`${t.api.baseUrl}/campaigns/${id}`, { headers: surfaceA(k) });
+
+  it('shows settings, status, spend today and headline figures, every field in its documented place', async () => {
+    const startedAt = new Date(Date.now() - 2.5 * DAY);
+    const c = await seedCampaign(accountId, {
+      mcp: 'partnerships',
+      targetUrl: 'https://acme.example',
+      targetAudience: 'Heads of partnerships at SaaS companies',
+      budgetMaxDailyUsd: '5.0000',
+      budgetMaxMonthlyUsd: '100.5000',
+      scheduleFrequency: 'weekdays',
+      scheduleTrialDays: 14,
+      scheduleStartDate: '2026-11-23',
+      timezone: 'Europe/Berlin',
+      sendWindowStartMinute: 8 * 60 + 30,
+      sendWindowEndMinute: 1440,
+      reportingFrequency: 'daily',
+      reportingEmail: 'reports@acme.example',
+      reportingWebhookUrl: 'https://hooks.acme.example/outreach',
+      status: 'paused',
+      statusReason: 'manual',
+      startedAt,
+      pausedAt: new Date(Date.now() - HOUR),
+    });
+    // 3 sent: 2 delivered (one opened and replied, one booked a meeting), 1 hard bounce.
+    await seedOutcome(c, { opened: true, replied: true });
+    await seedOutcome(c, { meetings: 1 });
+    await seedOutcome(c, { hardBounce: true });
+    // Spend today counts from 00:00 UTC; yesterday's cost is not today's.
+    await seedCost(accountId, 0.25, { campaignId: c.id, category: 'ai_generation' });
+    await seedCost(accountId, 0.003, { campaignId: c.id });
+    await seedCost(accountId, 7, { campaignId: c.id, at: new Date(new Date().setUTCHours(0, 0, 0, 0) - 1) });
+    await seedCost(accountId, 3, { campaignId: null });
+
+    const res = await get(c.id);
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body).to.deep.equal({
+      id: c.id,
+      status: 'paused',
+      status_reason: 'manual',
+      mcp: 'partnerships',
+      target_url: 'https://acme.example',
+      target_audience: 'Heads of partnerships at SaaS companies',
+      created_at: c.createdAt.toISOString(),
+      dashboard_url: `${testConfig().publicBaseUrl}/dashboard/campaigns/${c.id}`,
+      budget: { max_daily_usd: 5, max_weekly_usd: null, max_monthly_usd: 100.5, spent_today_usd: 0.253 },
+      schedule: {
+        frequency: 'weekdays',
+        trial_days: 14,
+        start_date: '2026-11-23',
+        days_remaining: 12, // 11.5 days left: a day begun counts
+        timezone: 'Europe/Berlin',
+        send_window: { start: '08:30', end: '24:00' },
+      },
+      reporting: { frequency: 'daily', email: 'reports@acme.example', webhook_url: 'https://hooks.acme.example/outreach' },
+      stats: { emails_sent: 3, delivered: 2, opened: 1, replied: 1, meetings_booked: 1 },
+      started_at: startedAt.toISOString(),
+      paused_at: c.pausedAt!.toISOString(),
+      resumed_at: null,
+      completed_at: null,
+    });
+  });
+
+  it('shows the defaults of a campaign created with only mcp and target_url', async () => {
+    const c = await seedCampaign(accountId, { status: 'starting' });
+    const res = await get(c.id);
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body).to.deep.include({
+      status: 'starting',
+      status_reason: null,
+      target_audience: null,
+      budget: { max_daily_usd: null, max_weekly_usd: null, max_monthly_usd: null, spent_today_usd: 0 },
+      schedule: { frequency: 'daily', trial_days: null, start_date: null, days_remaining: null, timezone: 'UTC', send_window: { start: '09:00', end: '17:00' } },
+      reporting: { frequency: null, email: null, webhook_url: null },
+      stats: { emails_sent: 0, delivered: 0, opened: 0, replied: 0, meetings_booked: 0 },
+      started_at: null,
+    });
+  });
+
+  it('counts a trial from its start: all of it before, 0 once over or the campaign ended', async () => {
+    const notStarted = await seedCampaign(accountId, { status: 'starting', scheduleTrialDays: 7 });
+    const over = await seedCampaign(accountId, { scheduleTrialDays: 3, startedAt: new Date(Date.now() - 4 * DAY) });
+    const done = await seedCampaign(accountId, { status: 'completed', statusReason: 'schedule_complete', scheduleTrialDays: 30, startedAt: new Date(Date.now() - DAY), completedAt: new Date() });
+    const days = async (id: string) => ((await get(id)).body as { schedule: { days_remaining: number | null } }).schedule.days_remaining;
+    expect(await days(notStarted.id)).to.equal(7);
+    expect(await days(over.id)).to.equal(0);
+    expect(await days(done.id)).to.equal(0);
+  });
+
+  it('rounds the days left up to whole days, and never exceeds the trial', () => {
+    const startedAt = new Date('2026-03-01T12:00:00Z');
+    const c = { scheduleTrialDays: 3, startedAt, status: 'running' as const };
+    expect(trialDaysRemaining(c, new Date('2026-03-01T12:00:00Z'))).to.equal(3);
+    expect(trialDaysRemaining(c, new Date('2026-03-02T11:00:00Z'))).to.equal(3);
+    expect(trialDaysRemaining(c, new Date('2026-03-02T13:00:00Z'))).to.equal(2);
+    expect(trialDaysRemaining(c, new Date('2026-03-04T11:59:59Z'))).to.equal(1);
+    expect(trialDaysRemaining(c, new Date('2026-03-04T12:00:00Z'))).to.equal(0);
+    // A clock behind the recorded start (another machine) does not add days.
+    expect(trialDaysRemaining(c, new Date('2026-02-27T00:00:00Z'))).to.equal(3);
+  });
+
+  it('answers 404 for another account\'s campaign and for an unknown id, without telling them apart', async () => {
+    const c = await seedCampaign(accountId);
+    const theirs = await get(c.id, otherKey);
+    expect(theirs.status).to.equal(404);
+    expect(theirs.body).to.deep.equal({ error: 'campaign not found' });
+    const unknown = await get('cmp_doesnotexist0000');
+    expect(unknown.status).to.equal(404);
+    expect(unknown.body).to.deep.equal({ error: 'campaign not found' });
+  });
+
+  it('answers 404 for an id of another shape, and 400 for one too long to be an id', async () => {
+    for (const id of ['lead_abc', 'cmp_', 'cmp_a%20b', 'x']) {
+      const res = await get(id);
+      expect(res.status, id).to.equal(404);
+      expect(res.body).to.deep.equal({ error: 'campaign not found' });
+    }
+    const long = await get(`cmp_${'a'.repeat(200)}`);
+    expect(long.status).to.equal(400);
+    expect(long.body.error).to.equal('params.id must NOT have more than 100 characters');
+  });
+
+  it('takes Surface A\'s Bearer key only', async () => {
+    const c = await seedCampaign(accountId);
+    expect((await request(`${t.api.baseUrl}/campaigns/${c.id}`)).status).to.equal(401);
+    expect((await request(`${t.api.baseUrl}/campaigns/${c.id}`, { headers: surfaceB(key) })).status).to.equal(401);
+  });
+});
