@@ -4,12 +4,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { newId } from '../../src/accounts/ids';
 import { Campaign } from '../../src/db/models';
 import { startTemporalDevServer, type DevServer } from '../../src/embedded/temporal-dev-server';
-import { campaignWorkflow } from '../../workflows';
-import { campaignWorkflowId, pauseSignal } from '../../workflows/campaign/contract';
-import { createAccount, request, surfaceB } from '../support/api';
+import { campaignWorkflowId } from '../../workflows/campaign/contract';
+import { createAccount, request, surfaceA, surfaceB } from '../support/api';
+import { pages, startFakeSite, type FakeSite } from '../support/fake-site';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { freePort } from '../../src/net/ports';
 
@@ -53,15 +52,17 @@ describe('the API and worker roles on external PostgreSQL and Temporal', functio
   let api: ReturnType<typeof startRole>;
   let worker: ReturnType<typeof startRole>;
   let baseUrl: string;
+  let site: FakeSite;
   const taskQueue = 'roles-test';
 
   before(async () => {
     db = await createTestDatabase();
+    site = await startFakeSite(pages({ '/': [200, { 'content-type': 'text/html' }, '<html><head><title>Acme</title></head><body>Acme</body></html>'] }));
     temporalDir = await fs.mkdtemp(path.join(os.tmpdir(), 'outreach-temporal-'));
     temporal = await startTemporalDevServer({ dataDir: temporalDir, port: await freePort(), uiPort: await freePort(), namespace: 'default', log: () => undefined });
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
-    const env = { ...process.env, DATABASE_URL: db.url, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: taskQueue, PORT: String(port), SMTP_SINK_PORT: String(await freePort()), INBOUND_SMTP_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+    const env = { ...process.env, DATABASE_URL: db.url, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: taskQueue, PORT: String(port), SMTP_SINK_PORT: String(await freePort()), INBOUND_SMTP_PORT: String(await freePort()), LOG_LEVEL: 'warn', ALLOW_LOOPBACK_EGRESS: 'true' };
     worker = startRole('worker', env);
     api = startRole('api', env);
   });
@@ -70,6 +71,7 @@ describe('the API and worker roles on external PostgreSQL and Temporal', functio
     await temporal?.stop();
     await fs.rm(temporalDir, { recursive: true, force: true });
     await db.drop();
+    await site?.close();
   });
 
   it('refuses to start a single role without external services, naming the variable', async () => {
@@ -86,27 +88,29 @@ describe('the API and worker roles on external PostgreSQL and Temporal', functio
     expect(me.body.account.id).to.equal(accountId);
   });
 
-  it('the worker runs campaign workflows and mirrors their transitions into PostgreSQL', async () => {
-    const { accountId } = await createAccount(db.sequelize);
-    const campaign = await Campaign.create({ id: newId('cmp'), accountId, createdVia: 'a', name: 'Roles', mcp: 'sales_outreach', targetUrl: 'https://example.com' });
+  it('a campaign created through the API runs on the worker, which mirrors its transitions into PostgreSQL', async () => {
+    const { accountId, apiKey } = await createAccount(db.sequelize);
+    const created = await request<{ id: string }>(`${baseUrl}/campaigns`, {
+      method: 'POST',
+      headers: { ...surfaceA(apiKey), 'content-type': 'application/json' },
+      body: JSON.stringify({ mcp: 'sales_outreach', target_url: site.origin, schedule: { trial_days: 14 } }),
+    });
+    expect(created.status, created.text).to.equal(201);
+    const id = created.body.id;
+    await until('running', async () => ((await Campaign.findByPk(id))?.status === 'running' ? true : undefined));
+    const paused = await request<{ status: string }>(`${baseUrl}/campaigns/${id}/pause`, { method: 'POST', headers: surfaceA(apiKey) });
+    expect(paused.body.status).to.equal('paused');
+    const row = await Campaign.findByPk(id);
+    expect(row?.statusReason).to.equal('manual');
+    expect(row?.pausedAt).to.be.instanceOf(Date);
     const connection = await Connection.connect({ address: temporal.address });
     try {
-      const client = new Client({ connection });
-      const handle = await client.workflow.start(campaignWorkflow, {
-        taskQueue,
-        workflowId: campaignWorkflowId(campaign.id),
-        args: [{ campaignId: campaign.id, accountId, mcp: 'sales_outreach', trialDays: 14 }],
+      const handle = new Client({ connection }).workflow.getHandle(campaignWorkflowId(id));
+      const attributes = await until('paused in Temporal', async () => {
+        const described = await handle.describe();
+        return described.searchAttributes.CampaignStatus?.[0] === 'paused' ? described.searchAttributes : undefined;
       });
-      await until('running', async () => ((await Campaign.findByPk(campaign.id))?.status === 'running' ? true : undefined));
-      await handle.signal(pauseSignal);
-      const paused = await until('paused', async () => {
-        const row = await Campaign.findByPk(campaign.id);
-        return row?.status === 'paused' ? row : undefined;
-      });
-      expect(paused.statusReason).to.equal('manual');
-      expect(paused.pausedAt).to.be.instanceOf(Date);
-      const described = await handle.describe();
-      expect(described.searchAttributes).to.deep.include({ CampaignStatus: ['paused'], AccountId: [accountId], CampaignId: [campaign.id] });
+      expect(attributes).to.deep.include({ AccountId: [accountId], CampaignId: [id], Mcp: ['sales_outreach'] });
       await handle.terminate('test over');
     } finally {
       await connection.close();

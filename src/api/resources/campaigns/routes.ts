@@ -1,7 +1,14 @@
 import type { WhereOptions } from 'sequelize';
+import { CampaignNotFound, pauseCampaign, resumeCampaign, TransitionNotAllowed, type ControlDeps, type ControlResult } from '../../../campaigns/campaign-control';
+import { dashboardUrl } from '../../../campaigns/dashboard-url';
+import { startCampaign } from '../../../campaigns/start-campaign';
 import { Campaign } from '../../../db/models';
+import type { AppDeps } from '../../deps';
+import { conflict, notFound, serviceUnavailable } from '../../http/errors';
 import { defineRoute } from '../../http/route';
-import { CampaignListQuery, CampaignListResponse } from './schemas';
+import { campaignFieldsFromA } from './create-fields';
+import { CampaignId, CampaignListQuery, CampaignListResponse, CreateCampaignBody, CreateCampaignResponse, PauseResponse, ResumeResponse } from './schemas';
+import { isTemporalUnavailable } from './temporal-errors';
 
 const listCampaigns = defineRoute({
   method: 'get',
@@ -34,4 +41,96 @@ const listCampaigns = defineRoute({
   },
 });
 
-export const campaignRoutes = [listCampaigns];
+const createCampaign = defineRoute({
+  method: 'post',
+  path: '/campaigns',
+  auth: 'a',
+  operationId: 'createCampaign',
+  summary: 'Create a campaign and start its workflow',
+  description:
+    'Stores the campaign (status starting) and starts its durable workflow `campaign-<id>`: it waits for `schedule.start_date`, scrapes the target, plans its first leads, then moves to running and sends on its schedule. An unknown `mcp` is a 400 that lists the valid templates.',
+  tags: ['campaigns'],
+  body: CreateCampaignBody,
+  responses: { 201: { description: 'The campaign, starting', schema: CreateCampaignResponse } },
+  errors: [503],
+  handler: async ({ body }, { auth, deps }) => {
+    const fields = campaignFieldsFromA(body, auth.accountId, deps.config);
+    const campaign = await withTemporal('start the campaign', () =>
+      startCampaign({ sequelize: deps.sequelize, temporal: deps.temporal.get(), taskQueue: deps.config.temporalTaskQueue }, fields),
+    );
+    return {
+      status: 201,
+      body: {
+        id: campaign.id,
+        status: campaign.status,
+        mcp: campaign.mcp,
+        target_url: campaign.targetUrl,
+        created_at: campaign.createdAt.toISOString(),
+        dashboard_url: dashboardUrl(deps.config, campaign.id),
+      },
+      headers: { Location: `/campaigns/${campaign.id}` },
+    };
+  },
+});
+
+const pause = defineRoute({
+  method: 'post',
+  path: '/campaigns/:id/pause',
+  auth: 'a',
+  operationId: 'pauseCampaign',
+  summary: 'Pause a campaign',
+  description:
+    'Allowed from starting, running and budget_paused; 409 otherwise. When the answer arrives, the status is paused everywhere (a GET shows it) and no further email of the campaign is sent.',
+  tags: ['campaigns'],
+  params: CampaignId,
+  responses: { 200: { description: 'The campaign, paused', schema: PauseResponse } },
+  errors: [409, 503],
+  handler: async ({ params }, { auth, deps }) => {
+    const r = await control(deps, 'pause the campaign', () => pauseCampaign(controlDeps(deps), auth.accountId, params.id));
+    return { body: { id: r.id, status: r.status, paused_at: r.at.toISOString() } };
+  },
+});
+
+const resume = defineRoute({
+  method: 'post',
+  path: '/campaigns/:id/resume',
+  auth: 'a',
+  operationId: 'resumeCampaign',
+  summary: 'Resume a paused campaign',
+  description:
+    'Allowed from paused, and from budget_paused once every budget limit has room again; 409 otherwise (also while the plan\'s monthly email quota is used up). A campaign paused before its start date goes back to starting.',
+  tags: ['campaigns'],
+  params: CampaignId,
+  responses: { 200: { description: 'The campaign, resumed', schema: ResumeResponse } },
+  errors: [409, 503],
+  handler: async ({ params }, { auth, deps }) => {
+    const r = await control(deps, 'resume the campaign', () => resumeCampaign(controlDeps(deps), auth.accountId, params.id));
+    return { body: { id: r.id, status: r.status, resumed_at: r.at.toISOString() } };
+  },
+});
+
+function controlDeps(deps: AppDeps): ControlDeps {
+  return { sequelize: deps.sequelize, temporal: deps.temporal.get(), config: deps.config };
+}
+
+async function control(_deps: AppDeps, what: string, fn: () => Promise<ControlResult>): Promise<ControlResult> {
+  try {
+    return await withTemporal(what, fn);
+  } catch (err) {
+    if (err instanceof CampaignNotFound) throw notFound('campaign not found');
+    if (err instanceof TransitionNotAllowed) throw conflict(err.message);
+    throw err;
+  }
+}
+
+/** Temporal down or unreachable: a 503 the client can retry, with nothing changed. */
+async function withTemporal<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (isTemporalUnavailable(err)) throw serviceUnavailable(`could not ${what}: the workflow service is unavailable, try again shortly`);
+    throw err;
+  }
+}
+
+export const campaignRoutes = [listCampaigns, createCampaign, pause, resume];

@@ -1,0 +1,92 @@
+import type { Static } from '@sinclair/typebox';
+import type { Config } from '../../../config/config';
+import { siteUrl } from '../../../companies/site-url';
+import { ScrapeError } from '../../../companies/scrape-error';
+import type { NewCampaign } from '../../../campaigns/start-campaign';
+import { findTemplate, TEMPLATE_NAMES } from '../../../../workflows/campaign/templates';
+import { badRequest } from '../../http/errors';
+import type { CreateCampaignBody } from './schemas';
+
+type Body = Static<typeof CreateCampaignBody>;
+
+/**
+ * The campaign row from a Surface A create request: what JSON Schema cannot say is checked here
+ * (a known template, a usable target, a real time zone, a window that ends after it starts, a
+ * webhook over HTTPS), each with a message that says what to send instead.
+ */
+export function campaignFieldsFromA(body: Body, accountId: string, config: Pick<Config, 'allowLoopbackEgress'>): NewCampaign {
+  const template = findTemplate(body.mcp);
+  if (template === undefined) throw badRequest(`unknown mcp ${JSON.stringify(body.mcp)}: valid values are ${TEMPLATE_NAMES.join(', ')}`);
+  let target: URL;
+  try {
+    target = siteUrl(body.target_url);
+  } catch (err) {
+    if (err instanceof ScrapeError) throw badRequest(`target_url: ${err.message.replace(/^url /, '')}`);
+    throw err;
+  }
+  const schedule = body.schedule ?? {};
+  const timezone = schedule.timezone ?? 'UTC';
+  if (!isTimeZone(timezone)) throw badRequest(`schedule.timezone: unknown time zone ${JSON.stringify(timezone)} (use an IANA name such as Europe/Berlin)`);
+  const window = schedule.send_window;
+  const startMinute = window === undefined ? 540 : minutesOf(window.start);
+  const endMinute = window === undefined ? 1020 : minutesOf(window.end);
+  if (startMinute >= endMinute) throw badRequest('schedule.send_window: end must be after start');
+  if (body.calendar_link !== undefined && !/^https:\/\//i.test(body.calendar_link)) throw badRequest('calendar_link must be an https URL');
+  const webhookUrl = body.reporting?.webhook_url;
+  if (webhookUrl !== undefined) checkWebhookUrl(webhookUrl, config.allowLoopbackEgress);
+  const budget = body.budget ?? {};
+  return {
+    accountId,
+    createdVia: 'a',
+    name: body.name ?? `${template.title} for ${target.hostname.replace(/^www\./, '')}`,
+    mcp: template.name,
+    targetUrl: body.target_url.trim(),
+    targetAudience: body.target_audience ?? null,
+    budgetMaxDailyUsd: usd(budget.max_daily_usd),
+    budgetMaxWeeklyUsd: usd(budget.max_weekly_usd),
+    budgetMaxMonthlyUsd: usd(budget.max_monthly_usd),
+    scheduleFrequency: schedule.frequency ?? 'daily',
+    scheduleTrialDays: schedule.trial_days ?? null,
+    scheduleStartDate: schedule.start_date ?? null,
+    timezone,
+    sendWindowStartMinute: startMinute,
+    sendWindowEndMinute: endMinute,
+    reportingFrequency: body.reporting?.frequency ?? null,
+    reportingEmail: body.reporting?.email ?? null,
+    reportingWebhookUrl: webhookUrl ?? null,
+    calendarLink: body.calendar_link ?? null,
+  };
+}
+
+/** DECIMAL columns take strings: no binary float reaches the database. */
+const usd = (v: number | undefined): string | null => (v === undefined ? null : String(v));
+
+function minutesOf(hhmm: string): number {
+  const [h, m] = hhmm.split(':').map(Number) as [number, number];
+  return h * 60 + m;
+}
+
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** HTTPS only; plain HTTP to a loopback host only under ALLOW_LOOPBACK_EGRESS (dev and tests). */
+function checkWebhookUrl(raw: string, allowLoopback: boolean): void {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw badRequest('reporting.webhook_url must be an absolute https URL');
+  }
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (url.protocol === 'https:' || (url.protocol === 'http:' && loopback && allowLoopback)) {
+    if (url.username !== '' || url.password !== '') throw badRequest('reporting.webhook_url must not carry credentials');
+    return;
+  }
+  throw badRequest('reporting.webhook_url must be an https URL');
+}
