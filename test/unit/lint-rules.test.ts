@@ -17,7 +17,7 @@ describe('lint rules', function () {
   }
 
   it('workflow code may not import Node built-ins, other packages or activity implementations', async () => {
-    const file = 'workflows/campaign/time.ts';
+    const file = 'workflows/campaign/calendar.ts';
     for (const line of [
       `import fs from 'node:fs';`,
       `import { randomUUID } from 'crypto';`,
@@ -34,12 +34,12 @@ describe('lint rules', function () {
   it('workflow code may import @temporalio/workflow, sibling modules and types from anywhere', async () => {
     const code = [
       `import { sleep } from '@temporalio/workflow';`,
-      `import { DAY_MS } from './time';`,
+      `import { DAY_MS } from './calendar';`,
       `import type { CampaignActivities } from '../../activities';`,
       `export type A = CampaignActivities;`,
       `export async function f(): Promise<void> { await sleep(DAY_MS); }`,
     ].join('\n');
-    expect(await ruleIds(code, 'workflows/campaign/time.ts')).to.deep.equal([]);
+    expect(await ruleIds(code, 'workflows/campaign/calendar.ts')).to.deep.equal([]);
   });
 
   it('a floating promise is an error', async () => {

@@ -71,9 +71,9 @@ export function dueWarnings(spend: Spend, budget: CampaignBudget | undefined): {
   for (const type of BUDGET_TYPES) {
     const limit = limitOf(budget, type);
     const w = spend[type];
-    if (limit === null || limit <= 0 || w.warned || w.usd < limit * BUDGET_WARNING_FRACTION) continue;
+    if (limit === null || limit <= 0 || w.warned || w.usd < roundUsd(limit * BUDGET_WARNING_FRACTION)) continue;
     next[type] = { ...w, warned: true };
-    const data = { budget_type: type, spent_usd: w.usd, limit_usd: limit, percentage: Math.floor((w.usd / limit) * 100) };
+    const data = { budget_type: type, spent_usd: w.usd, limit_usd: limit, percentage: Math.floor(roundUsd((w.usd / limit) * 100)) };
     events.push({ event: 'budget.warning', data }, { event: 'campaign.budget_warning', data });
   }
   return { spend: next, events };

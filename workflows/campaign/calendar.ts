@@ -55,15 +55,18 @@ export function localDate(ms: number, timeZone: string): string {
 }
 
 /**
- * The instant of `minute` minutes after local midnight on `date` in `timeZone`. Across a DST gap
- * the nonexistent wall time maps to the instant just after the gap.
+ * The instant of `minute` minutes after local midnight on `date` in `timeZone`. A wall time that
+ * occurs twice (DST ends) is its first occurrence; one that does not exist (DST begins) is shifted
+ * forward by the gap (02:30 in a skipped 02:00-03:00 hour is 03:30).
  */
 export function localInstant(date: string, minute: number, timeZone: string): number {
   const wall = startOfUtcDate(date) + minute * MINUTE_MS;
-  // Two passes settle the offset on either side of a DST change.
-  let guess = wall - (wallClock(wall, timeZone) - wall);
-  guess = wall - (wallClock(guess, timeZone) - guess);
-  return guess;
+  // The offsets a day either side: equal except across a DST change.
+  const before = wall - (wallClock(wall - DAY_MS, timeZone) - (wall - DAY_MS));
+  const after = wall - (wallClock(wall + DAY_MS, timeZone) - (wall + DAY_MS));
+  const valid = [before, after].filter((c) => wallClock(c, timeZone) === wall).sort((a, b) => a - b);
+  // A repeated hour: its first occurrence. A skipped hour: the wall time shifted by the gap.
+  return valid[0] ?? Math.max(before, after);
 }
 
 /** Does the campaign send on this local date? `anchorWeekday` is the weekly campaign's day. */

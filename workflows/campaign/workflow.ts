@@ -304,12 +304,18 @@ export async function campaignWorkflow(input: CampaignWorkflowInput): Promise<Ca
 
   /** When a paused campaign resumes on its own: the next budget window, or the next month's quota. */
   function autoResumeAt(now: number): number | undefined {
+    // The end of the window the limit was reached in (a window's key is its first date).
+    const windowEnd = (type: 'daily' | 'weekly' | 'monthly'): number => {
+      const key = s.spend[type].key;
+      return nextBudgetReset(type, startOfUtcDate(type === 'monthly' ? `${key}-01` : key));
+    };
     if (s.status === 'budget_paused') {
-      const reached = reachedLimits(rollSpend(s.spend, now), budget);
+      const reached = reachedLimits(s.spend, budget);
       if (reached.length === 0) return now;
-      return Math.max(...reached.map((type) => nextBudgetReset(type, now)));
+      return Math.max(...reached.map(windowEnd));
     }
-    if (s.status === 'paused' && s.reason === 'quota_exceeded') return nextBudgetReset('monthly', now);
+    // The spend windows were rolled at the start of the batch that hit the quota: monthly is its month.
+    if (s.status === 'paused' && s.reason === 'quota_exceeded') return windowEnd('monthly');
     return undefined;
   }
 
@@ -329,7 +335,9 @@ export async function campaignWorkflow(input: CampaignWorkflowInput): Promise<Ca
       frequency: input.frequency ?? 'daily',
       timeZone,
       window: input.sendWindow ?? DEFAULT_WINDOW,
-      anchorWeekday: isoWeekday(localDate(startedAt, timeZone)),
+      // A weekly campaign sends on the weekday of its start date as the client wrote it (00:00 UTC
+      // of that date is still the day before west of UTC), or of its first local day.
+      anchorWeekday: input.startDate === undefined ? isoWeekday(localDate(startedAt, timeZone)) : isoWeekday(input.startDate),
       lastTickDay: s.lastTickDay,
     });
     for (;;) {
@@ -355,7 +363,7 @@ export async function campaignWorkflow(input: CampaignWorkflowInput): Promise<Ca
         const resumeAt = autoResumeAt(now);
         if (resumeAt !== undefined && resumeAt <= now) {
           s.spend = rollSpend(s.spend, now);
-          await transition('running', null);
+          await transition('running', null, [], resumeAt);
           continue;
         }
         wake = resumeAt;

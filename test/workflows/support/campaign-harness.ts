@@ -1,0 +1,119 @@
+/**
+ * One time-skipping environment per test file, and a campaign workflow per test on its own task
+ * queue with fake activities (see fake-activities.ts). Also the date arithmetic the tests use to
+ * pick their simulated dates (independent of workflows/campaign/calendar.ts, which is under test).
+ */
+import { WorkflowClient, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { randomUUID } from 'node:crypto';
+import type { CampaignActivities } from '../../../activities';
+import { registerSearchAttributes } from '../../../src/temporal/register-search-attributes';
+import { campaignWorkflow } from '../../../workflows';
+import { campaignWorkflowId, statusQuery, type CampaignStatusView, type CampaignWorkflowInput } from '../../../workflows/campaign/contract';
+import { createTimeSkippingEnv } from '../../support/time-skipping';
+import { createTestWorker } from '../../support/workflow-worker';
+import { FakeCampaignActivities, type FakeOptions } from './fake-activities';
+
+export const DAY = 86_400_000;
+export const HOUR = 3_600_000;
+export const MINUTE = 60_000;
+
+export type CampaignHandle = WorkflowHandleWithFirstExecutionRunId<typeof campaignWorkflow>;
+
+export interface CampaignCtx {
+  readonly fake: FakeCampaignActivities;
+  readonly handle: CampaignHandle;
+  readonly input: CampaignWorkflowInput;
+}
+
+export type CampaignSetup = Partial<Omit<CampaignWorkflowInput, 'campaignId' | 'accountId'>>;
+
+export class CampaignHarness {
+  private current?: TestWorkflowEnvironment;
+
+  get env(): TestWorkflowEnvironment {
+    if (this.current === undefined) throw new Error('CampaignHarness.start() was not called');
+    return this.current;
+  }
+
+  async start(): Promise<void> {
+    this.current = await createTimeSkippingEnv();
+    await registerSearchAttributes(this.current.connection, this.current.namespace ?? 'default');
+  }
+
+  async stop(): Promise<void> {
+    await this.current?.teardown();
+  }
+
+  /** The simulated now. */
+  now(): Promise<number> {
+    return this.env.currentTimeMs();
+  }
+
+  /** Skips simulated time up to `ms` (no-op when it is past). */
+  async sleepUntil(ms: number): Promise<void> {
+    const now = await this.now();
+    if (ms > now) await this.env.sleep(ms - now);
+  }
+
+  /**
+   * Skips to `by` and returns the campaign's result, which must be in by then. Not the
+   * time-skipping client's result(): that one unlocks time skipping while it waits, and once the
+   * workflow is closed the test server jumps years ahead before the lock comes back, which would
+   * make every later date of the file meaningless.
+   */
+  async resultBy(handle: CampaignHandle, by: number): Promise<CampaignStatusView> {
+    await this.sleepUntil(by);
+    const description = await handle.describe();
+    if (description.status.name === 'RUNNING') {
+      const view = await handle.query(statusQuery);
+      throw new Error(`campaign still running at ${new Date(by).toISOString()}: ${view.status} (${String(view.reason)})`);
+    }
+    const plain = new WorkflowClient({ connection: this.env.connection, namespace: this.env.namespace ?? 'default' });
+    return plain.getHandle<typeof campaignWorkflow>(handle.workflowId).result();
+  }
+
+  /**
+   * Starts a campaign (sales_outreach unless told) and runs `body` while a worker serves it. A
+   * campaign still running afterwards is terminated, so that its timers do not fire in later tests.
+   */
+  async campaign(setup: CampaignSetup, fakeOptions: FakeOptions, body: (ctx: CampaignCtx) => Promise<void>): Promise<void> {
+    const fake = new FakeCampaignActivities(fakeOptions);
+    const taskQueue = `tq-${randomUUID()}`;
+    const campaignId = `cmp_${randomUUID().slice(0, 8)}`;
+    const input: CampaignWorkflowInput = { campaignId, accountId: 'acc_test', mcp: 'sales_outreach', targetUrl: 'https://target.example', ...setup };
+    const worker = await createTestWorker(this.env, taskQueue, fake.activities() as unknown as Partial<CampaignActivities>);
+    let handle: CampaignHandle | undefined;
+    try {
+      await worker.runUntil(async () => {
+        handle = await this.env.client.workflow.start(campaignWorkflow, { taskQueue, workflowId: campaignWorkflowId(campaignId), args: [input] });
+        await body({ fake, handle, input });
+      });
+    } finally {
+      if (handle !== undefined) await handle.terminate('test over').catch(() => undefined);
+    }
+  }
+}
+
+/** UTC date of an instant. */
+export const utcDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+/** `date` plus `n` days. */
+export const plusDays = (date: string, n: number): string => utcDate(Date.parse(`${date}T00:00:00Z`) + n * DAY);
+/** An instant given as a UTC date and time: at('2026-03-01', '09:00'). */
+export const at = (date: string, time = '00:00'): number => Date.parse(`${date}T${time}:00.000Z`);
+export const iso = (date: string, time = '00:00'): string => new Date(at(date, time)).toISOString();
+/** 1 = Monday ... 7 = Sunday. */
+export const weekday = (date: string): number => new Date(at(date)).getUTCDay() || 7;
+/** Days in the month of a date. */
+export const daysInMonth = (date: string): number => {
+  const d = new Date(at(date));
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+};
+
+/** The first date after the day of `now` (so a start date is always in the future) that `ok` accepts. */
+export function firstDateAfter(now: number, ok: (date: string) => boolean): string {
+  for (let date = plusDays(utcDate(now), 1); ; date = plusDays(date, 1)) if (ok(date)) return date;
+}
+
+/** Whole days from `from` to `to` (dates). */
+export const daysBetween = (from: string, to: string): number => Math.round((at(to) - at(from)) / DAY);
