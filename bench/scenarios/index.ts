@@ -1,7 +1,9 @@
 import type { Scenario } from '../lib/scenario';
+import { campaignScaleScenario } from './campaign-scale';
 import { meScenario } from './me';
 import { openPixelScenario } from './open-pixel';
+import { pauseLatencyScenario } from './pause-latency';
 import { smtpSendScenario } from './smtp-send';
 
 /** Every scenario, in the order `npm run bench` runs them when none is named. */
-export const SCENARIOS: readonly Scenario[] = [meScenario, openPixelScenario, smtpSendScenario];
+export const SCENARIOS: readonly Scenario[] = [meScenario, openPixelScenario, smtpSendScenario, pauseLatencyScenario, campaignScaleScenario];
