@@ -103,7 +103,7 @@ function throttled(everyMs: number): (line: () => string) => void {
  * would give it (workflowInputOf of the row), CLIENT_CONCURRENCY starts in flight: POST /campaigns
  * would add the API's own cost to a setup this scenario does not measure. Each workflow scrapes the
  * local target site, plans its lead and moves to running, all before its sending window opens at
- * a whole minute BENCH_TICK_LEAD_S after the starts begin. At that instant every workflow's timer
+ * the whole minute BENCH_TICK_LEAD_S after the setup begins. At that instant every workflow's timer
  * fires and it runs its tick: planLeads, then sendCampaignBatch (the built-in writer, the SMTP
  * sink). Measured:
  *
@@ -119,9 +119,9 @@ export const campaignScaleScenario: Scenario = {
   description: '10,000 running campaign workflows on one worker: its peak memory and the time of one daily tick across all of them',
   async run(ctx) {
     const n = intFromEnv('BENCH_CAMPAIGNS', 10_000, 1, 100_000);
-    // On 2 cores, with the dev server's file on tmpfs, 10,000 campaigns reached running in 19
-    // minutes (about 9 a second); the default leaves room for 5 a second. On disk it is slower
-    // (its fsyncs): a start that falls far behind is stopped early with the lead it needs.
+    // On 2 cores, with the dev server's file on tmpfs, 10,000 campaigns were running 13 minutes
+    // after the first start (about 13 a second); the default leaves room for 5 a second. On disk
+    // it is slower (its fsyncs): a start that falls far behind stops the run with the lead it needs.
     const leadS = intFromEnv('BENCH_TICK_LEAD_S', Math.ceil(120 + n * 0.2), 30, 24 * 3600);
     const tickTimeoutS = intFromEnv('BENCH_TICK_TIMEOUT_S', 1800, 60, 6 * 3600);
     let stack: CampaignStack | undefined;
