@@ -10,12 +10,18 @@ import { scrapeCompany } from './companies/scrape-company';
 import { findLeadsActivity } from './leads/find-leads';
 import { sendEmail } from './sending/send-email';
 import { writeEmail } from './writing/write-email';
+import { attemptWebhookDelivery } from './webhooks/attempt-delivery';
+import { markWebhookDeliveryFailed } from './webhooks/mark-failed';
+import { runWebhookDispatcher } from './webhooks/run-dispatcher';
+import type { RetryStarter } from '../src/webhooks/retry/retry-starter';
 
 /** What activities need from the worker process. Tests hand in their own. */
 export interface ActivityDeps {
   readonly sequelize: Sequelize;
   readonly config: Config;
   readonly log: Logger;
+  /** Starts webhook retry workflows (the worker's Temporal client); the dispatcher needs it. */
+  readonly retries?: RetryStarter;
 }
 
 /** Builds the activity implementations the worker registers (names are the workflow's contract). */
@@ -30,6 +36,9 @@ export function createActivities(deps: ActivityDeps) {
     findLeads: findLeadsActivity(deps),
     sendEmail: sendEmail(deps),
     writeEmail: writeEmail(deps),
+    runWebhookDispatcher: runWebhookDispatcher(deps),
+    attemptWebhookDelivery: attemptWebhookDelivery(deps),
+    markWebhookDeliveryFailed: markWebhookDeliveryFailed(deps.sequelize),
   };
 }
 

@@ -1,2 +1,4 @@
 /** Entry point the worker bundles: every workflow type, and nothing with I/O. */
 export { campaignWorkflow } from './campaign/workflow';
+export { webhookDeliveryWorkflow } from './webhooks/delivery-workflow';
+export { webhookDispatcherWorkflow } from './webhooks/dispatcher-workflow';

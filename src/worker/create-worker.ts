@@ -1,8 +1,12 @@
+import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Sequelize } from 'sequelize';
 import { createActivities } from '../../activities';
+import { dispatcherWorkflowId } from '../../workflows/webhooks/contract';
+import type { webhookDispatcherWorkflow } from '../../workflows/webhooks/dispatcher-workflow';
 import type { Config } from '../config/config';
 import type { Logger } from '../log/logger';
+import { temporalRetryStarter } from '../webhooks/retry/retry-starter';
 
 export interface WorkerDeps {
   readonly address: string;
@@ -11,6 +15,8 @@ export interface WorkerDeps {
   readonly sequelize: Sequelize;
   readonly config: Config;
   readonly log: Logger;
+  /** Start the queue's webhook dispatcher workflow if it is not running (default true). */
+  readonly webhookDispatcher?: boolean;
 }
 
 export interface RunningWorker {
@@ -24,27 +30,60 @@ export interface RunningWorker {
 export const WORKFLOWS_PATH = require.resolve('../../workflows');
 
 /**
- * Assembles and starts the worker: the campaign workflows (bundled from `workflows/`) and the
- * activities with their real dependencies.
+ * Assembles and starts the worker: the campaign and webhook workflows (bundled from `workflows/`)
+ * and the activities with their real dependencies. The worker also holds a client connection: the
+ * webhook dispatcher starts retry workflows with it, and the worker starts the dispatcher workflow
+ * of its queue (a no-op when one is already running, e.g. started by another worker).
  */
 export async function startWorker(deps: WorkerDeps, overrides: Partial<WorkerOptions> = {}): Promise<RunningWorker> {
   const connection = await NativeConnection.connect({ address: deps.address });
-  const worker = await Worker.create({
-    connection,
-    namespace: deps.namespace,
-    taskQueue: deps.taskQueue,
-    workflowsPath: WORKFLOWS_PATH,
-    activities: createActivities({ sequelize: deps.sequelize, config: deps.config, log: deps.log }),
-    shutdownGraceTime: '20 seconds',
-    ...overrides,
-  });
-  const done = worker.run().finally(() => connection.close());
+  let clientConnection: Connection | undefined;
+  let done: Promise<void> | undefined;
+  let worker: Worker | undefined;
+  try {
+    clientConnection = await Connection.connect({ address: deps.address });
+    const client = new Client({ connection: clientConnection, namespace: deps.namespace });
+    worker = await Worker.create({
+      connection,
+      namespace: deps.namespace,
+      taskQueue: deps.taskQueue,
+      workflowsPath: WORKFLOWS_PATH,
+      activities: createActivities({ sequelize: deps.sequelize, config: deps.config, log: deps.log, retries: temporalRetryStarter(client, deps.taskQueue) }),
+      shutdownGraceTime: '20 seconds',
+      ...overrides,
+    });
+    const closeConnections = async () => {
+      await clientConnection?.close();
+      await connection.close();
+    };
+    done = worker.run().finally(closeConnections);
+    if (deps.webhookDispatcher !== false) {
+      await client.workflow.start<typeof webhookDispatcherWorkflow>('webhookDispatcherWorkflow', {
+        taskQueue: deps.taskQueue,
+        workflowId: dispatcherWorkflowId(deps.taskQueue),
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        staticSummary: 'Delivers webhook events from the outbox; failed deliveries go to webhook-delivery-* workflows',
+      });
+    }
+  } catch (err) {
+    if (done !== undefined && worker !== undefined) {
+      // Running already: stopping it closes both connections.
+      worker.shutdown();
+      await done.catch(() => undefined);
+    } else {
+      await clientConnection?.close().catch(() => undefined);
+      await connection.close().catch(() => undefined);
+    }
+    throw err;
+  }
+  const running = worker;
+  const finished = done;
   return {
-    worker,
-    done,
+    worker: running,
+    done: finished,
     shutdown: async () => {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await done;
+      if (running.getState() === 'RUNNING') running.shutdown();
+      await finished;
     },
   };
 }

@@ -4,6 +4,7 @@ import { siteUrl } from '../../../companies/site-url';
 import { ScrapeError } from '../../../companies/scrape-error';
 import type { NewCampaign } from '../../../campaigns/start-campaign';
 import { findTemplate, TEMPLATE_NAMES } from '../../../../workflows/campaign/templates';
+import { normalizeWebhookUrl, webhookUrlProblem } from '../../../webhooks/webhook-url';
 import { badRequest } from '../../http/errors';
 import type { CreateCampaignBody } from './schemas';
 
@@ -33,7 +34,10 @@ export function campaignFieldsFromA(body: Body, accountId: string, config: Pick<
   if (startMinute >= endMinute) throw badRequest('schedule.send_window: end must be after start');
   if (body.calendar_link !== undefined && !/^https:\/\//i.test(body.calendar_link)) throw badRequest('calendar_link must be an https URL');
   const webhookUrl = body.reporting?.webhook_url;
-  if (webhookUrl !== undefined) checkWebhookUrl(webhookUrl, config.allowLoopbackEgress);
+  if (webhookUrl !== undefined) {
+    const problem = webhookUrlProblem(webhookUrl, config.allowLoopbackEgress);
+    if (problem !== null) throw badRequest(`reporting.webhook_url ${problem}`);
+  }
   const budget = body.budget ?? {};
   return {
     accountId,
@@ -53,7 +57,7 @@ export function campaignFieldsFromA(body: Body, accountId: string, config: Pick<
     sendWindowEndMinute: endMinute,
     reportingFrequency: body.reporting?.frequency ?? null,
     reportingEmail: body.reporting?.email ?? null,
-    reportingWebhookUrl: webhookUrl ?? null,
+    reportingWebhookUrl: webhookUrl === undefined ? null : normalizeWebhookUrl(webhookUrl),
     calendarLink: body.calendar_link ?? null,
   };
 }
@@ -73,20 +77,4 @@ export function isTimeZone(name: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** HTTPS only; plain HTTP to a loopback host only under ALLOW_LOOPBACK_EGRESS (dev and tests). */
-function checkWebhookUrl(raw: string, allowLoopback: boolean): void {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw badRequest('reporting.webhook_url must be an absolute https URL');
-  }
-  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-  if (url.protocol === 'https:' || (url.protocol === 'http:' && loopback && allowLoopback)) {
-    if (url.username !== '' || url.password !== '') throw badRequest('reporting.webhook_url must not carry credentials');
-    return;
-  }
-  throw badRequest('reporting.webhook_url must be an https URL');
 }

@@ -1,0 +1,35 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { DispatchRunInput, DispatchStats } from '../../workflows/webhooks/contract';
+import { egressFor } from '../../src/egress';
+import { DEFAULT_DISPATCHER_OPTIONS, runDispatcher } from '../../src/webhooks/dispatch/dispatcher';
+import { OutboxWakeups } from '../../src/webhooks/dispatch/outbox-wakeups';
+import type { ActivityDeps } from '..';
+import { activityContext } from '../campaigns/activity-context';
+
+/**
+ * Activity `runWebhookDispatcher`: one long run of the dispatcher (see dispatcher.ts), heartbeating
+ * its figures. A worker shutdown cancels it: it stops claiming, finishes the attempts in flight and
+ * returns, and the dispatcher workflow schedules the next run on whichever worker polls next.
+ */
+export function runWebhookDispatcher(deps: ActivityDeps) {
+  return async (input: DispatchRunInput): Promise<DispatchStats> => {
+    if (deps.retries === undefined) throw ApplicationFailure.nonRetryable('this worker has no Temporal client to start webhook retries with', 'NoRetryStarter');
+    const ctx = activityContext();
+    const log = deps.log.child({ component: 'webhook-dispatcher' });
+    const wakeups = new OutboxWakeups(deps.sequelize, log);
+    try {
+      await wakeups.start();
+    } catch (err) {
+      log.warn({ err }, 'outbox listener unavailable; polling only');
+    }
+    try {
+      return await runDispatcher(
+        { sequelize: deps.sequelize, egress: egressFor(deps.config), retries: deps.retries, log, wakeups },
+        DEFAULT_DISPATCHER_OPTIONS,
+        { signal: ctx?.cancellationSignal ?? new AbortController().signal, runForMs: input.runForMs, heartbeat: (stats) => ctx?.heartbeat(stats) },
+      );
+    } finally {
+      await wakeups.close();
+    }
+  };
+}

@@ -1,0 +1,170 @@
+import type { Sequelize } from 'sequelize';
+import { RETRY_LADDER_MS, type DispatchStats } from '../../../workflows/webhooks/contract';
+import type { Egress } from '../../egress';
+import type { Logger } from '../../log/logger';
+import { GroupCommit } from '../../sending/group-commit';
+import { loadDeliveryJobs, type DeliveryJob } from '../delivery-jobs';
+import { postWebhook } from '../post-webhook';
+import { markRetryOwned, recordFirstAttempts, unownedRetries, type FailedAttempt, type FinishedAttempt } from '../record-attempts';
+import type { RetryStarter } from '../retry/retry-starter';
+import { signedHeaders } from '../signing';
+import { claimExpiredLeases, claimOutboxEvents } from './claim';
+import type { OutboxWakeups } from './outbox-wakeups';
+
+export interface DispatcherDeps {
+  readonly sequelize: Sequelize;
+  readonly egress: Egress;
+  readonly retries: RetryStarter;
+  readonly log: Logger;
+  /** LISTEN-based wake-ups; without them the dispatcher finds new events by polling only. */
+  readonly wakeups?: OutboxWakeups;
+}
+
+export interface DispatcherOptions {
+  /** Attempts in flight at once (each waits up to 10 s for its receiver). */
+  readonly maxInFlight: number;
+  /** Outbox events claimed per statement. */
+  readonly batchSize: number;
+  /** How long a claimed delivery stays this dispatcher's before another may take it over. */
+  readonly leaseMs: number;
+  /** Longest wait between looks at the outbox when no notification comes. */
+  readonly pollMs: number;
+  /** How often to look for failed deliveries whose retry workflow was never started. */
+  readonly sweepEveryMs: number;
+}
+
+export const DEFAULT_DISPATCHER_OPTIONS: DispatcherOptions = { maxInFlight: 64, batchSize: 100, leaseMs: 60_000, pollMs: 1_000, sweepEveryMs: 10_000 };
+
+export interface DispatchRunControl {
+  readonly signal: AbortSignal;
+  readonly runForMs: number;
+  /** Called on every turn of the loop (the activity heartbeats with the figures so far). */
+  readonly heartbeat?: (stats: DispatchStats) => void;
+}
+
+/**
+ * One run of the dispatcher: claim outbox events in batches, post each delivery's first attempt
+ * (signed at the moment it is sent), record the attempts in shared statements, and hand every
+ * failed one to a retry workflow. It stops taking work when `runForMs` is over or `signal` aborts
+ * (worker shutdown), and returns once its attempts in flight are recorded.
+ *
+ * Attempts run concurrently up to `maxInFlight`, and claiming goes on while they run, so one slow
+ * receiver holds a slot for at most its 10 s, not the whole batch. The claim takes at most the free
+ * slots' worth of events; an event with two destinations may put the dispatcher one batch over.
+ */
+export async function runDispatcher(deps: DispatcherDeps, options: DispatcherOptions, control: DispatchRunControl): Promise<DispatchStats> {
+  return new DispatchRun(deps, options, control).run();
+}
+
+class DispatchRun {
+  private readonly stats = { eventsClaimed: 0, attempts: 0, delivered: 0, handedToRetry: 0 };
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly recorder: GroupCommit<FinishedAttempt, FailedAttempt | null>;
+  private wakeUp: (() => void) | null = null;
+  private woken = false;
+
+  constructor(
+    private readonly deps: DispatcherDeps,
+    private readonly options: DispatcherOptions,
+    private readonly control: DispatchRunControl,
+  ) {
+    this.recorder = new GroupCommit(async (items) => {
+      const failed = await recordFirstAttempts(deps.sequelize, items, RETRY_LADDER_MS[0] as number);
+      const byId = new Map(failed.map((f) => [f.deliveryId, f]));
+      return items.map((i) => byId.get(i.deliveryId) ?? null);
+    });
+  }
+
+  async run(): Promise<DispatchStats> {
+    const stopListening = this.deps.wakeups?.onWake(() => this.wake());
+    const onAbort = () => this.wake();
+    this.control.signal.addEventListener('abort', onAbort);
+    const until = Date.now() + this.control.runForMs;
+    let lastSweep = 0;
+    try {
+      while (!this.control.signal.aborted && Date.now() < until) {
+        this.control.heartbeat?.({ ...this.stats });
+        // Cleared before looking, so a notification that arrives during the claim is not lost.
+        this.woken = false;
+        const moreWaiting = await this.claimAndLaunch();
+        if (Date.now() - lastSweep >= this.options.sweepEveryMs) {
+          lastSweep = Date.now();
+          await this.sweepUnowned();
+        }
+        if (!moreWaiting) await this.waitForWork(Math.min(this.options.pollMs, Math.max(0, until - Date.now())));
+      }
+    } finally {
+      stopListening?.();
+      this.control.signal.removeEventListener('abort', onAbort);
+      await Promise.allSettled([...this.inFlight]);
+    }
+    return { ...this.stats };
+  }
+
+  /** Claims what the free slots can take and starts those attempts; true when more may be waiting. */
+  private async claimAndLaunch(): Promise<boolean> {
+    const room = this.options.maxInFlight - this.inFlight.size;
+    if (room <= 0) return false;
+    const limit = Math.min(room, this.options.batchSize);
+    const claimed = await claimOutboxEvents(this.deps.sequelize, limit, this.options.leaseMs);
+    this.stats.eventsClaimed += claimed.events;
+    const ids = [...claimed.deliveryIds];
+    if (ids.length < limit) ids.push(...(await claimExpiredLeases(this.deps.sequelize, limit - ids.length, this.options.leaseMs)));
+    for (const job of await loadDeliveryJobs(this.deps.sequelize, ids)) this.launch(job);
+    return claimed.events === limit || ids.length >= limit;
+  }
+
+  private launch(job: DeliveryJob): void {
+    const attempt = this.attempt(job)
+      .catch((err: unknown) => this.deps.log.error({ err, deliveryId: job.deliveryId }, 'webhook attempt not recorded; it is made again when its lease runs out'))
+      .finally(() => {
+        this.inFlight.delete(attempt);
+        this.wake();
+      });
+    this.inFlight.add(attempt);
+  }
+
+  private async attempt(job: DeliveryJob): Promise<void> {
+    const headers = signedHeaders(job.body, job.eventId, new Date(), job.secrets);
+    const outcome = await postWebhook(this.deps.egress, job.url, job.body, headers);
+    this.stats.attempts += 1;
+    const failed = await this.recorder.submit({ deliveryId: job.deliveryId, cycle: job.cycle, outcome });
+    if (outcome.ok) this.stats.delivered += 1;
+    if (failed !== null) await this.handToRetry(failed);
+  }
+
+  private async handToRetry(failed: FailedAttempt): Promise<void> {
+    try {
+      const workflowId = await this.deps.retries.start(failed);
+      await markRetryOwned(this.deps.sequelize, failed.deliveryId, failed.cycle, workflowId);
+      this.stats.handedToRetry += 1;
+    } catch (err) {
+      // Recorded as retrying without an owner: the sweep starts its workflow later.
+      this.deps.log.warn({ err, deliveryId: failed.deliveryId }, 'could not start the retry workflow yet');
+    }
+  }
+
+  /** Failed deliveries whose retry workflow was never recorded as started (a crash in between). */
+  private async sweepUnowned(): Promise<void> {
+    const idleMs = 3 * this.options.sweepEveryMs;
+    for (const failed of await unownedRetries(this.deps.sequelize, idleMs, this.options.batchSize)) await this.handToRetry(failed);
+  }
+
+  private wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  private async waitForWork(ms: number): Promise<void> {
+    if (this.woken || this.control.signal.aborted || ms <= 0) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = done;
+    });
+    this.wakeUp = null;
+  }
+}

@@ -1,0 +1,53 @@
+import { findEgressError, type Egress, type EgressFetch } from '../egress';
+
+/** The longest an attempt waits for the receiver's answer (the design's 10 seconds). */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+
+/** What one POST to a receiver came to: what the delivery log records of it. */
+export interface AttemptOutcome {
+  readonly ok: boolean;
+  readonly attemptedAt: Date;
+  readonly durationMs: number;
+  /** The receiver's status, when it answered at all. */
+  readonly statusCode: number | null;
+  /** Why the attempt failed, in a sentence for the delivery log; null when it succeeded. */
+  readonly error: string | null;
+}
+
+// One fetch per egress client: redirects are returned (a redirect is a failure, never followed)
+// and the whole exchange, up to the answer's head, is bounded by the attempt timeout.
+const posters = new WeakMap<Egress, EgressFetch>();
+
+/**
+ * Makes one attempt: POST `body` with `headers` to `url` through the egress client, which refuses
+ * private addresses on every connection. Success is a 2xx answer within 10 seconds; a redirect,
+ * any other status, a connection error or no answer in time is a failure. The answer's body is
+ * not read (receivers owe us nothing but a status).
+ */
+export async function postWebhook(egress: Egress, url: string, body: string, headers: Readonly<Record<string, string>>): Promise<AttemptOutcome> {
+  let post = posters.get(egress);
+  if (post === undefined) {
+    post = egress.fetchWith({ timeoutMs: ATTEMPT_TIMEOUT_MS, redirect: 'manual' });
+    posters.set(egress, post);
+  }
+  const attemptedAt = new Date();
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  try {
+    const res = await post(url, { method: 'POST', headers: { ...headers }, body });
+    await res.body?.cancel().catch(() => undefined);
+    const durationMs = elapsed();
+    if (res.status >= 200 && res.status < 300) return { ok: true, attemptedAt, durationMs, statusCode: res.status, error: null };
+    const error = res.status >= 300 && res.status < 400 ? `redirect ${res.status}${locationOf(res)} (redirects are not followed)` : `HTTP ${res.status}`;
+    return { ok: false, attemptedAt, durationMs, statusCode: res.status, error };
+  } catch (err) {
+    const egressError = findEgressError(err);
+    const reason = egressError === undefined ? (err as Error).message : `${egressError.reason}: ${egressError.message}`;
+    return { ok: false, attemptedAt, durationMs: elapsed(), statusCode: null, error: reason.slice(0, 500) };
+  }
+}
+
+function locationOf(res: Response): string {
+  const location = res.headers.get('location');
+  return location === null ? '' : ` to ${location.slice(0, 200)}`;
+}

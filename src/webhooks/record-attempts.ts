@@ -1,0 +1,116 @@
+import { QueryTypes, type Sequelize } from 'sequelize';
+import type { AttemptOutcome } from './post-webhook';
+
+/** One finished attempt of a delivery, as the log records it. */
+export interface FinishedAttempt {
+  readonly deliveryId: string;
+  readonly cycle: number;
+  readonly outcome: AttemptOutcome;
+}
+
+/** A delivery whose attempt failed, with the instant its attempt ended. */
+export interface FailedAttempt {
+  readonly deliveryId: string;
+  readonly cycle: number;
+  readonly failedAt: Date;
+}
+
+/**
+ * Records attempts, many in one statement: each attempt row (numbered on from the delivery's
+ * count), and the delivery moved to `delivered`, or kept `retrying` with its next retry due
+ * `nextRetryMs` after the failure (none when null). Only deliveries in state `from` and in the
+ * attempt's cycle are touched: one taken over by another dispatcher, resent or settled meanwhile is
+ * left alone. Returns the attempts it recorded, failed ones with the instant they ended.
+ */
+async function recordAttempts(
+  sequelize: Sequelize,
+  from: 'pending' | 'retrying',
+  attempts: ReadonlyArray<{ attempt: FinishedAttempt; nextRetryMs: number | null }>,
+): Promise<Array<{ deliveryId: string; ok: boolean; failed: FailedAttempt | null }>> {
+  if (attempts.length === 0) return [];
+  const records = attempts.map(({ attempt: a, nextRetryMs }) => ({
+    id: a.deliveryId,
+    cycle: a.cycle,
+    attempted_at: a.outcome.attemptedAt.toISOString(),
+    duration_ms: a.outcome.durationMs,
+    status_code: a.outcome.statusCode,
+    error: a.outcome.error,
+    ok: a.outcome.ok,
+    next_retry_ms: nextRetryMs,
+  }));
+  const rows = await sequelize.query<{ id: string; cycle: number; ok: boolean; ended_at: Date }>(
+    `WITH x AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb)
+         AS x(id text, cycle int, attempted_at timestamptz, duration_ms int, status_code int, error text, ok boolean, next_retry_ms bigint)
+     ), upd AS (
+       UPDATE webhook_deliveries d SET
+         attempt_count = d.attempt_count + 1,
+         status = CASE WHEN x.ok THEN 'delivered' ELSE 'retrying' END,
+         lease_until = NULL,
+         last_attempt_at = x.attempted_at, last_status_code = x.status_code, last_error = x.error,
+         delivered_at = CASE WHEN x.ok THEN x.attempted_at + x.duration_ms * interval '1 millisecond' END,
+         next_attempt_at = CASE WHEN x.ok OR x.next_retry_ms IS NULL THEN NULL
+                                ELSE x.attempted_at + (x.duration_ms + x.next_retry_ms) * interval '1 millisecond' END,
+         updated_at = now()
+       FROM x WHERE d.id = x.id AND d.cycle = x.cycle AND d.status = $2
+       RETURNING d.id, d.cycle, d.attempt_count, x.attempted_at, x.duration_ms, x.status_code, x.error, x.ok
+     ), logged AS (
+       INSERT INTO webhook_attempts (delivery_id, number, cycle, attempted_at, duration_ms, status_code, error, succeeded)
+       SELECT id, attempt_count, cycle, attempted_at, duration_ms, status_code, error, ok FROM upd
+     )
+     SELECT id, cycle, ok, attempted_at + duration_ms * interval '1 millisecond' AS ended_at FROM upd`,
+    { bind: [JSON.stringify(records), from], type: QueryTypes.SELECT },
+  );
+  return rows.map((r) => ({ deliveryId: r.id, ok: r.ok, failed: r.ok ? null : { deliveryId: r.id, cycle: r.cycle, failedAt: new Date(r.ended_at) } }));
+}
+
+/**
+ * The dispatcher's first attempts of a cycle: `pending` → `delivered`, or → `retrying` with the
+ * first retry due `firstRetryMs` after the failure. Returns the failed ones: each needs its retry
+ * workflow started.
+ */
+export async function recordFirstAttempts(sequelize: Sequelize, attempts: readonly FinishedAttempt[], firstRetryMs: number): Promise<FailedAttempt[]> {
+  const recorded = await recordAttempts(sequelize, 'pending', attempts.map((attempt) => ({ attempt, nextRetryMs: firstRetryMs })));
+  return recorded.flatMap((r) => (r.failed === null ? [] : [r.failed]));
+}
+
+/**
+ * One retry's attempt: `delivered` on success; on failure the delivery stays `retrying` with the
+ * next retry's due time (none after the last: the workflow marks it failed next). Returns false
+ * when the delivery was not retrying in that cycle (nothing recorded).
+ */
+export async function recordRetryAttempt(sequelize: Sequelize, attempt: FinishedAttempt, nextRetryInMs: number | null): Promise<boolean> {
+  const recorded = await recordAttempts(sequelize, 'retrying', [{ attempt, nextRetryMs: nextRetryInMs }]);
+  return recorded.length > 0;
+}
+
+/** After the last retry failed: the delivery is `failed` (it can still be resent). */
+export async function markDeliveryFailed(sequelize: Sequelize, deliveryId: string, cycle: number): Promise<void> {
+  await sequelize.query(
+    `UPDATE webhook_deliveries SET status = 'failed', failed_at = now(), next_attempt_at = NULL, updated_at = now()
+      WHERE id = $1 AND cycle = $2 AND status = 'retrying'`,
+    { bind: [deliveryId, cycle] },
+  );
+}
+
+/** Notes which workflow owns this cycle's retries (until then the dispatcher's sweep may start it again). */
+export async function markRetryOwned(sequelize: Sequelize, deliveryId: string, cycle: number, workflowId: string): Promise<void> {
+  await sequelize.query(
+    `UPDATE webhook_deliveries SET retry_workflow_id = $3, updated_at = now() WHERE id = $1 AND cycle = $2 AND status = 'retrying' AND retry_workflow_id IS NULL`,
+    { bind: [deliveryId, cycle, workflowId] },
+  );
+}
+
+/**
+ * Deliveries waiting for a retry workflow that was never recorded as started (the dispatcher died
+ * between recording the failure and starting it), idle for at least `idleMs`.
+ */
+export async function unownedRetries(sequelize: Sequelize, idleMs: number, limit: number): Promise<FailedAttempt[]> {
+  const rows = await sequelize.query<{ id: string; cycle: number; failed_at: Date }>(
+    `SELECT id, cycle, COALESCE(last_attempt_at, updated_at) AS failed_at FROM webhook_deliveries
+      WHERE status = 'retrying' AND retry_workflow_id IS NULL AND updated_at < now() - $1 * interval '1 millisecond'
+      ORDER BY updated_at LIMIT $2`,
+    { bind: [idleMs, limit], type: QueryTypes.SELECT },
+  );
+  return rows.map((r) => ({ deliveryId: r.id, cycle: r.cycle, failedAt: new Date(r.failed_at) }));
+}
