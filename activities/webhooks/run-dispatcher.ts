@@ -6,6 +6,8 @@ import { OutboxWakeups } from '../../src/webhooks/dispatch/outbox-wakeups';
 import type { ActivityDeps } from '..';
 import { activityContext } from '../campaigns/activity-context';
 
+const HEARTBEAT_EVERY_MS = 2_000;
+
 /**
  * Activity `runWebhookDispatcher`: one long run of the dispatcher (see dispatcher.ts), heartbeating
  * its figures. A worker shutdown cancels it: it stops claiming, finishes the attempts in flight and
@@ -22,11 +24,19 @@ export function runWebhookDispatcher(deps: ActivityDeps) {
     } catch (err) {
       log.warn({ err }, 'outbox listener unavailable; polling only');
     }
+    // The loop turns many times a second under load; the server needs a sign of life, not every turn.
+    let lastBeat = 0;
+    const heartbeat = (stats: DispatchStats) => {
+      const now = Date.now();
+      if (now - lastBeat < HEARTBEAT_EVERY_MS) return;
+      lastBeat = now;
+      ctx?.heartbeat(stats);
+    };
     try {
       return await runDispatcher(
         { sequelize: deps.sequelize, egress: egressFor(deps.config), retries: deps.retries, log, wakeups },
         DEFAULT_DISPATCHER_OPTIONS,
-        { signal: ctx?.cancellationSignal ?? new AbortController().signal, runForMs: input.runForMs, heartbeat: (stats) => ctx?.heartbeat(stats) },
+        { signal: ctx?.cancellationSignal ?? new AbortController().signal, runForMs: input.runForMs, heartbeat },
       );
     } finally {
       await wakeups.close();

@@ -86,7 +86,7 @@ const pause = defineRoute({
   responses: { 200: { description: 'The campaign, paused', schema: PauseResponse } },
   errors: [409, 503],
   handler: async ({ params }, { auth, deps }) => {
-    const r = await control(deps, 'pause the campaign', () => pauseCampaign(controlDeps(deps), auth.accountId, params.id));
+    const r = await control('pause the campaign', () => pauseCampaign(controlDeps(deps), auth.accountId, params.id));
     return { body: { id: r.id, status: r.status, paused_at: r.at.toISOString() } };
   },
 });
@@ -104,7 +104,7 @@ const resume = defineRoute({
   responses: { 200: { description: 'The campaign, resumed', schema: ResumeResponse } },
   errors: [409, 503],
   handler: async ({ params }, { auth, deps }) => {
-    const r = await control(deps, 'resume the campaign', () => resumeCampaign(controlDeps(deps), auth.accountId, params.id));
+    const r = await control('resume the campaign', () => resumeCampaign(controlDeps(deps), auth.accountId, params.id));
     return { body: { id: r.id, status: r.status, resumed_at: r.at.toISOString() } };
   },
 });
@@ -113,7 +113,7 @@ function controlDeps(deps: AppDeps): ControlDeps {
   return { sequelize: deps.sequelize, temporal: deps.temporal.get(), config: deps.config };
 }
 
-async function control(_deps: AppDeps, what: string, fn: () => Promise<ControlResult>): Promise<ControlResult> {
+async function control(what: string, fn: () => Promise<ControlResult>): Promise<ControlResult> {
   try {
     return await withTemporal(what, fn);
   } catch (err) {
