@@ -49,7 +49,7 @@ COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist/src ./dist/src
 COPY --from=build /app/dist/workflows ./dist/workflows
 COPY --from=build /app/dist/activities ./dist/activities
-# `node bin/outreach.js ...` (the operator CLI) runs dist/src/cli/main.js when it exists.
+# `node bin/outreach.js ...` (the operator CLI) runs dist/src/cli/main.js here: the image has no sources.
 COPY bin ./bin
 # The code stays owned by root (read-only for the service); the process runs as the image's `node` user.
 # DATA_DIR is the one writable place: the API's tracking journal, the worker's local mail sink.

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 'use strict';
-// The CLI runs from the compiled build when there is one (container image), otherwise from the
-// TypeScript sources through tsx (a checkout after `npm install`).
+// In a checkout (the TypeScript sources are here) the CLI runs them through tsx, so it is never an
+// older `npm run build` left in dist/; the container image ships only the build, and runs that.
 const path = require('node:path');
 const fs = require('node:fs');
 
-const compiled = path.join(__dirname, '..', 'dist', 'src', 'cli', 'main.js');
-if (fs.existsSync(compiled)) {
-  require(compiled);
-} else {
+const source = path.join(__dirname, '..', 'src', 'cli', 'main.ts');
+if (fs.existsSync(source)) {
   require('tsx/cjs');
-  require(path.join(__dirname, '..', 'src', 'cli', 'main.ts'));
+  require(source);
+} else {
+  require(path.join(__dirname, '..', 'dist', 'src', 'cli', 'main.js'));
 }

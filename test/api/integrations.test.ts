@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { expect } from 'chai';
 import { createAccount, request, surfaceA, surfaceB, useTestApi } from '../support/api';
+import { cliEnv, runOutreach } from '../support/cli';
 
 const OPENAI_KEY = 'sk-proj-abcdefghijklmnop1234';
 const ANTHROPIC_KEY = 'sk-ant-api03-zyxwvutsrqponm9876';
@@ -159,20 +158,7 @@ describe('integration settings: GET and PATCH /v1/integrations', () => {
   describe('the operator CLI (outreach integrations show|set)', function () {
     // Each command is a fresh Node process that compiles the CLI through tsx: seconds each on a busy machine.
     this.timeout(180_000);
-    const ROOT = path.resolve(__dirname, '..', '..');
-    const cli = (args: string[]) =>
-      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'outreach.js'), ...args], {
-          cwd: ROOT,
-          env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATABASE_URL: t.db.url, LOG_LEVEL: 'error', DATA_DIR: '/nonexistent' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-        child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-        child.once('exit', (code) => resolve({ code, stdout, stderr }));
-      });
+    const cli = (args: string[]) => runOutreach(args, cliEnv(t.db.url));
 
     it('set then show: masked output, the same settings the API sees', async () => {
       const { accountId, apiKey } = await createAccount(t.db.sequelize);

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/net/ports';
+import { runOutreach, type CliRun } from './cli';
 
 const ROOT = path.join(__dirname, '..', '..');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -80,16 +81,9 @@ export function stopStack(stack: RunningStack, timeoutMs = 60_000): Promise<numb
   });
 }
 
-/** Runs the operator CLI against the same DATA_DIR; resolves with its stdout. */
-export function runCli(s: StackEnv, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'outreach.js'), ...args], { cwd: ROOT, env: s.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+/** Runs the operator CLI against the same DATA_DIR. */
+export function runCli(s: StackEnv, args: string[]): Promise<CliRun> {
+  return runOutreach(args, s.env);
 }
 
 export function isAlive(pid: number): boolean {

@@ -21,8 +21,10 @@ const jsonBody = koaBody({
 });
 
 function requireJson(ctx: Context): void {
-  // An empty body with no content type is fine: the schema decides whether a body is required.
-  if (ctx.request.length === undefined && ctx.get('transfer-encoding') === '') return;
+  // An empty body (no length, or `Content-Length: 0` as fetch sends for a bodiless POST) is fine
+  // whatever its content type says: the schema decides whether a body is required.
+  const empty = ctx.request.length === undefined || ctx.request.length === 0;
+  if (empty && ctx.get('transfer-encoding') === '') return;
   if (!ctx.is('application/json')) throw unsupportedMediaType('Content-Type must be application/json');
 }
 
