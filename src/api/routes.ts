@@ -15,6 +15,7 @@ import { meetingRoutes } from './resources/meetings/routes';
 import { qualifyRoutes } from './resources/qualify/routes';
 import { trackingRoutes } from './resources/tracking/routes';
 import { usageRoutes } from './resources/usage/routes';
+import { webhookRoutes } from './resources/webhooks/routes';
 
 /** Every resource's routes, in one list: the router and the OpenAPI document are built from it. */
-export const RESOURCE_ROUTES: readonly AnyRoute[] = [...healthRoutes, ...meRoutes, ...apiKeyRoutes, ...campaignRoutes, ...campaignReportRoutes, ...usageRoutes, ...benchmarkRoutes, ...dashboardRoutes, ...integrationRoutes, ...mailboxRoutes, ...trackingRoutes, ...inboundRoutes, ...meetingRoutes, ...leadRoutes, ...companyRoutes, ...qualifyRoutes];
+export const RESOURCE_ROUTES: readonly AnyRoute[] = [...healthRoutes, ...meRoutes, ...apiKeyRoutes, ...campaignRoutes, ...campaignReportRoutes, ...usageRoutes, ...benchmarkRoutes, ...dashboardRoutes, ...integrationRoutes, ...mailboxRoutes, ...trackingRoutes, ...inboundRoutes, ...meetingRoutes, ...leadRoutes, ...companyRoutes, ...qualifyRoutes, ...webhookRoutes];

@@ -10,6 +10,7 @@ import { isPlanName, PLAN_NAMES, type PlanName } from '../config/plans';
 import { registerIntegrationCommands } from './commands/integrations';
 import { registerLeadCommands } from './commands/leads';
 import { registerSecretsCommands } from './commands/secrets';
+import { registerWebhookCommands } from './commands/webhooks';
 import { print, withDatabase } from './support';
 
 const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
@@ -76,6 +77,7 @@ export function buildCli(): Command {
   registerIntegrationCommands(program);
   registerLeadCommands(program);
   registerSecretsCommands(program);
+  registerWebhookCommands(program);
   return program;
 }
 
