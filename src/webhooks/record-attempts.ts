@@ -103,13 +103,21 @@ export async function markRetryOwned(sequelize: Sequelize, deliveryId: string, c
 
 /**
  * Deliveries waiting for a retry workflow that was never recorded as started (the dispatcher died
- * between recording the failure and starting it), idle for at least `idleMs`.
+ * between recording the failure and starting it), idle for at least `idleMs`. The failure instant
+ * is the end of the cycle's last attempt (its start plus its duration), the same instant the
+ * dispatcher hands over, so the ladder counts from the failure even when the sweep starts it:
+ * the attempt's start alone would make the first retry up to the 10 s attempt timeout early.
  */
 export async function unownedRetries(sequelize: Sequelize, idleMs: number, limit: number): Promise<FailedAttempt[]> {
   const rows = await sequelize.query<{ id: string; cycle: number; failed_at: Date }>(
-    `SELECT id, cycle, COALESCE(last_attempt_at, updated_at) AS failed_at FROM webhook_deliveries
-      WHERE status = 'retrying' AND retry_workflow_id IS NULL AND updated_at < now() - $1 * interval '1 millisecond'
-      ORDER BY updated_at LIMIT $2`,
+    `SELECT d.id, d.cycle, COALESCE(a.ended_at, d.last_attempt_at, d.updated_at) AS failed_at
+       FROM webhook_deliveries d
+       LEFT JOIN LATERAL (
+         SELECT attempted_at + duration_ms * interval '1 millisecond' AS ended_at FROM webhook_attempts
+          WHERE delivery_id = d.id AND cycle = d.cycle ORDER BY number DESC LIMIT 1
+       ) a ON true
+      WHERE d.status = 'retrying' AND d.retry_workflow_id IS NULL AND d.updated_at < now() - $1 * interval '1 millisecond'
+      ORDER BY d.updated_at LIMIT $2`,
     { bind: [idleMs, limit], type: QueryTypes.SELECT },
   );
   return rows.map((r) => ({ deliveryId: r.id, cycle: r.cycle, failedAt: new Date(r.failed_at) }));

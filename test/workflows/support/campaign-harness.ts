@@ -3,14 +3,13 @@
  * queue with fake activities (see fake-activities.ts). Also the date arithmetic the tests use to
  * pick their simulated dates (independent of workflows/campaign/calendar.ts, which is under test).
  */
-import { WorkflowClient, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import type { CampaignActivities } from '../../../activities';
 import { registerSearchAttributes } from '../../../src/temporal/register-search-attributes';
 import { campaignWorkflow } from '../../../workflows';
 import { campaignWorkflowId, statusQuery, type CampaignStatusView, type CampaignWorkflowInput } from '../../../workflows/campaign/contract';
-import { createTimeSkippingEnv } from '../../support/time-skipping';
+import { TimeSkippingHarness } from '../../support/time-skipping-harness';
 import { createTestWorker } from '../../support/workflow-worker';
 import { FakeCampaignActivities, type FakeOptions } from './fake-activities';
 
@@ -28,40 +27,13 @@ export interface CampaignCtx {
 
 export type CampaignSetup = Partial<Omit<CampaignWorkflowInput, 'campaignId' | 'accountId'>>;
 
-export class CampaignHarness {
-  private current?: TestWorkflowEnvironment;
-
-  get env(): TestWorkflowEnvironment {
-    if (this.current === undefined) throw new Error('CampaignHarness.start() was not called');
-    return this.current;
+export class CampaignHarness extends TimeSkippingHarness {
+  override async start(): Promise<void> {
+    await super.start();
+    await registerSearchAttributes(this.env.connection, this.env.namespace ?? 'default');
   }
 
-  async start(): Promise<void> {
-    this.current = await createTimeSkippingEnv();
-    await registerSearchAttributes(this.current.connection, this.current.namespace ?? 'default');
-  }
-
-  async stop(): Promise<void> {
-    await this.current?.teardown();
-  }
-
-  /** The simulated now. */
-  now(): Promise<number> {
-    return this.env.currentTimeMs();
-  }
-
-  /** Skips simulated time up to `ms` (no-op when it is past). */
-  async sleepUntil(ms: number): Promise<void> {
-    const now = await this.now();
-    if (ms > now) await this.env.sleep(ms - now);
-  }
-
-  /**
-   * Skips to `by` and returns the campaign's result, which must be in by then. Not the
-   * time-skipping client's result(): that one unlocks time skipping while it waits, and once the
-   * workflow is closed the test server jumps years ahead before the lock comes back, which would
-   * make every later date of the file meaningless.
-   */
+  /** Skips to `by` and returns the campaign's result, which must be in by then. */
   async resultBy(handle: CampaignHandle, by: number): Promise<CampaignStatusView> {
     await this.sleepUntil(by);
     const description = await handle.describe();
@@ -69,8 +41,7 @@ export class CampaignHarness {
       const view = await handle.query(statusQuery);
       throw new Error(`campaign still running at ${new Date(by).toISOString()}: ${view.status} (${String(view.reason)})`);
     }
-    const plain = new WorkflowClient({ connection: this.env.connection, namespace: this.env.namespace ?? 'default' });
-    return plain.getHandle<typeof campaignWorkflow>(handle.workflowId).result();
+    return this.closedResult<typeof campaignWorkflow>(handle.workflowId);
   }
 
   /**
