@@ -22,6 +22,8 @@ export interface ActivityDeps {
   readonly log: Logger;
   /** Starts webhook retry workflows (the worker's Temporal client); the dispatcher needs it. */
   readonly retries?: RetryStarter;
+  /** Aborted when the worker begins to stop: long-running activities finish up and return. */
+  readonly stopping?: AbortSignal;
 }
 
 /** Builds the activity implementations the worker registers (names are the workflow's contract). */

@@ -10,8 +10,9 @@ const HEARTBEAT_EVERY_MS = 2_000;
 
 /**
  * Activity `runWebhookDispatcher`: one long run of the dispatcher (see dispatcher.ts), heartbeating
- * its figures. A worker shutdown cancels it: it stops claiming, finishes the attempts in flight and
- * returns, and the dispatcher workflow schedules the next run on whichever worker polls next.
+ * its figures. When its worker begins to stop (or the activity is cancelled) it stops claiming,
+ * finishes the attempts in flight and returns, and the dispatcher workflow schedules the next run on
+ * whichever worker polls next.
  */
 export function runWebhookDispatcher(deps: ActivityDeps) {
   return async (input: DispatchRunInput): Promise<DispatchStats> => {
@@ -36,10 +37,15 @@ export function runWebhookDispatcher(deps: ActivityDeps) {
       return await runDispatcher(
         { sequelize: deps.sequelize, egress: egressFor(deps.config), retries: deps.retries, log, wakeups },
         DEFAULT_DISPATCHER_OPTIONS,
-        { signal: ctx?.cancellationSignal ?? new AbortController().signal, runForMs: input.runForMs, heartbeat },
+        { signal: stopSignal(ctx?.cancellationSignal, deps.stopping), runForMs: input.runForMs, heartbeat },
       );
     } finally {
       await wakeups.close();
     }
   };
+}
+
+function stopSignal(...signals: Array<AbortSignal | undefined>): AbortSignal {
+  const present = signals.filter((s): s is AbortSignal => s !== undefined);
+  return present.length === 0 ? new AbortController().signal : AbortSignal.any(present);
 }

@@ -37,6 +37,9 @@ export const WORKFLOWS_PATH = require.resolve('../../workflows');
  */
 export async function startWorker(deps: WorkerDeps, overrides: Partial<WorkerOptions> = {}): Promise<RunningWorker> {
   const connection = await NativeConnection.connect({ address: deps.address });
+  // Long-running activities (the webhook dispatcher) stop on this at once; the SDK would cancel
+  // them only when the shutdown grace time is over, making every stop last that long.
+  const stopping = new AbortController();
   let clientConnection: Connection | undefined;
   let done: Promise<void> | undefined;
   let worker: Worker | undefined;
@@ -48,7 +51,13 @@ export async function startWorker(deps: WorkerDeps, overrides: Partial<WorkerOpt
       namespace: deps.namespace,
       taskQueue: deps.taskQueue,
       workflowsPath: WORKFLOWS_PATH,
-      activities: createActivities({ sequelize: deps.sequelize, config: deps.config, log: deps.log, retries: temporalRetryStarter(client, deps.taskQueue) }),
+      activities: createActivities({
+        sequelize: deps.sequelize,
+        config: deps.config,
+        log: deps.log,
+        retries: temporalRetryStarter(client, deps.taskQueue),
+        stopping: stopping.signal,
+      }),
       shutdownGraceTime: '20 seconds',
       ...overrides,
     });
@@ -82,6 +91,9 @@ export async function startWorker(deps: WorkerDeps, overrides: Partial<WorkerOpt
     worker: running,
     done: finished,
     shutdown: async () => {
+      // In this order and in one turn: the worker stops polling before a returning dispatcher run
+      // could have its successor scheduled here.
+      stopping.abort();
       if (running.getState() === 'RUNNING') running.shutdown();
       await finished;
     },

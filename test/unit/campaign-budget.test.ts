@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { addSpend, dueExceeded, dueWarnings, emptySpend, limitOf, reachedLimits, remainingUsd, rollSpend, roundUsd, type Spend } from '../../workflows/campaign/budget';
+import { addSpend, dueExceeded, dueWarnings, emptySpend, limitOf, pauseBudgetFigures, reachedLimits, remainingUsd, rollSpend, roundUsd, type Spend } from '../../workflows/campaign/budget';
 import type { CampaignBudget } from '../../workflows/campaign/contract';
 
 /** Budget windows of a campaign: spend per window, room left, 80% warnings and limits reached. */
@@ -23,6 +23,16 @@ describe('campaign budget', () => {
     expect([limitOf(b, 'daily'), limitOf(b, 'weekly'), limitOf(b, 'monthly')]).to.deep.equal([1, 5, 20]);
     expect(limitOf(undefined, 'daily')).to.equal(null);
     expect(limitOf(budget({ weeklyUsd: 5 }), 'daily')).to.equal(null);
+  });
+
+  it('a manual or quota pause reports the first budget the campaign has, or no limit without one', () => {
+    // Spend since Monday differs from today's: a weekly-only campaign reports the week's.
+    const week = addSpend(spent(0.5, t('2026-03-02T10:00:00Z')), 0);
+    const rolled = addSpend(rollSpend(week, WED), 0.25);
+    expect(pauseBudgetFigures(budget({ dailyUsd: 1, weeklyUsd: 5 }), rolled)).to.deep.equal({ spentUsd: 0.25, limitUsd: 1 });
+    expect(pauseBudgetFigures(budget({ weeklyUsd: 5 }), rolled)).to.deep.equal({ spentUsd: 0.75, limitUsd: 5 });
+    expect(pauseBudgetFigures(budget({ monthlyUsd: 20 }), rolled)).to.deep.equal({ spentUsd: 0.75, limitUsd: 20 });
+    expect(pauseBudgetFigures(undefined, rolled)).to.deep.equal({ spentUsd: 0.25, limitUsd: null });
   });
 
   it('a fresh spend names the windows of its instant', () => {

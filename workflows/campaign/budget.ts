@@ -21,6 +21,19 @@ export function limitOf(budget: CampaignBudget | undefined, type: BudgetType): n
   return type === 'daily' ? budget.dailyUsd : type === 'weekly' ? budget.weeklyUsd : budget.monthlyUsd;
 }
 
+/**
+ * The budget a pause that is not a budget's own (manual, quota) reports in campaign.paused: the
+ * first of daily, weekly and monthly that the campaign has, with its window's spend. Without any
+ * budget, the day's spend and no limit (null: there is none to report).
+ */
+export function pauseBudgetFigures(budget: CampaignBudget | undefined, spend: Spend): { spentUsd: number; limitUsd: number | null } {
+  for (const type of BUDGET_TYPES) {
+    const limit = limitOf(budget, type);
+    if (limit !== null) return { spentUsd: spend[type].usd, limitUsd: limit };
+  }
+  return { spentUsd: spend.daily.usd, limitUsd: null };
+}
+
 export function emptySpend(now: number): Spend {
   const fresh = (type: BudgetType): SpendWindow => ({ key: budgetWindowKey(type, now), usd: 0, warned: false, exceeded: false });
   return { daily: fresh('daily'), weekly: fresh('weekly'), monthly: fresh('monthly') };

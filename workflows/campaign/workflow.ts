@@ -12,7 +12,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { AccountIdKey, CampaignIdKey, CampaignStatusKey, McpKey, type KeywordSearchAttribute } from '../search-attributes';
-import { addSpend, dueExceeded, dueWarnings, limitOf, reachedLimits, remainingUsd, rollSpend, roundUsd } from './budget';
+import { addSpend, dueExceeded, dueWarnings, pauseBudgetFigures, reachedLimits, remainingUsd, rollSpend, roundUsd } from './budget';
 import { DAY_MS, isoWeekday, localDate, nextBudgetReset, nextSendSlot, startOfUtcDate, type SlotRules } from './calendar';
 import {
   leadFactSignal,
@@ -113,9 +113,13 @@ export async function campaignWorkflow(input: CampaignWorkflowInput): Promise<Ca
     await emitCampaignEvents({ campaignId: input.campaignId, accountId: input.accountId, at: new Date().toISOString(), events });
   }
 
-  /** campaign.paused with the budget figures the spec gives it (the daily window for a manual pause). */
+  /** campaign.paused with the budget figures the spec gives it (see pauseBudgetFigures for a manual or quota pause). */
   function pausedEvent(reason: string, spent: number, limit: number | null): CampaignEvent {
     return { event: 'campaign.paused', data: { reason, budget_spent_usd: spent, budget_limit_usd: limit } };
+  }
+  function pausedWithoutBudgetEvent(reason: 'manual' | 'quota_exceeded'): CampaignEvent {
+    const figures = pauseBudgetFigures(budget, s.spend);
+    return pausedEvent(reason, figures.spentUsd, figures.limitUsd);
   }
 
   let lastResumeAt = 0;
@@ -136,7 +140,7 @@ export async function campaignWorkflow(input: CampaignWorkflowInput): Promise<Ca
         }
       } else if (r.kind === 'pause' && (s.status === 'starting' || s.status === 'running' || s.status === 'budget_paused')) {
         s.pausedFrom = s.status;
-        await transition('paused', 'manual', [pausedEvent('manual', s.spend.daily.usd, limitOf(budget, 'daily'))], r.at ?? Date.now());
+        await transition('paused', 'manual', [pausedWithoutBudgetEvent('manual')], r.at ?? Date.now());
       } else if (r.kind === 'resume' && (s.status === 'paused' || (s.status === 'budget_paused' && reachedLimits(rollSpend(s.spend, Date.now()), budget).length === 0))) {
         const at = r.at ?? Date.now();
         lastResumeAt = at;
@@ -284,7 +288,7 @@ export async function campaignWorkflow(input: CampaignWorkflowInput): Promise<Ca
     await celebrateMilestones();
     if (result.halted === 'quota_exceeded') {
       s.pausedFrom = 'running';
-      await transition('paused', 'quota_exceeded', [pausedEvent('quota_exceeded', s.spend.daily.usd, limitOf(budget, 'daily'))]);
+      await transition('paused', 'quota_exceeded', [pausedWithoutBudgetEvent('quota_exceeded')]);
       return 'halted';
     }
     if (await pauseIfOverBudget()) return 'halted';
