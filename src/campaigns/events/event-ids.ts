@@ -14,7 +14,7 @@ export function canonicalJson(value: unknown): string {
 
 /**
  * An outbox event id derived from what the workflow asked for (not from a random draw), in the
- * shape of every other id (`evt_` and 16 letters or digits): an activity retried with the same
+ * shape of every other id (`evt_` and up to 16 letters or digits; these always 16): an activity retried with the same
  * input computes the same ids, and the outbox's primary key turns the second insert into a no-op.
  * `parts` must name the request completely (campaign, instant, which call, position, event, data).
  */
