@@ -31,9 +31,11 @@ export interface DispatcherOptions {
   readonly pollMs: number;
   /** How often to look for failed deliveries whose retry workflow was never started. */
   readonly sweepEveryMs: number;
+  /** Shortest time between looks for pending deliveries whose lease ran out (resends, a dead dispatcher's). */
+  readonly leaseCheckEveryMs: number;
 }
 
-export const DEFAULT_DISPATCHER_OPTIONS: DispatcherOptions = { maxInFlight: 64, batchSize: 100, leaseMs: 60_000, pollMs: 1_000, sweepEveryMs: 10_000 };
+export const DEFAULT_DISPATCHER_OPTIONS: DispatcherOptions = { maxInFlight: 64, batchSize: 100, leaseMs: 60_000, pollMs: 1_000, sweepEveryMs: 10_000, leaseCheckEveryMs: 250 };
 
 export interface DispatchRunControl {
   readonly signal: AbortSignal;
@@ -62,6 +64,9 @@ class DispatchRun {
   private readonly recorder: GroupCommit<FinishedAttempt, FailedAttempt | null>;
   private wakeUp: (() => void) | null = null;
   private woken = false;
+  /** Every slot was taken at the last look: a finished attempt is then worth a new look. */
+  private full = false;
+  private lastLeaseCheck = 0;
 
   constructor(
     private readonly deps: DispatcherDeps,
@@ -104,12 +109,18 @@ class DispatchRun {
   /** Claims what the free slots can take and starts those attempts; true when more may be waiting. */
   private async claimAndLaunch(): Promise<boolean> {
     const room = this.options.maxInFlight - this.inFlight.size;
-    if (room <= 0) return false;
+    this.full = room <= 0;
+    if (this.full) return false;
     const limit = Math.min(room, this.options.batchSize);
     const claimed = await claimOutboxEvents(this.deps.sequelize, limit, this.options.leaseMs);
     this.stats.eventsClaimed += claimed.events;
     const ids = [...claimed.deliveryIds];
-    if (ids.length < limit) ids.push(...(await claimExpiredLeases(this.deps.sequelize, limit - ids.length, this.options.leaseMs)));
+    // Expired leases (a dead dispatcher's, or a resend's) are rare: looked for a few times a second,
+    // not on every wake-up, which at a steady trickle of events would double the statements.
+    if (ids.length < limit && Date.now() - this.lastLeaseCheck >= this.options.leaseCheckEveryMs) {
+      this.lastLeaseCheck = Date.now();
+      ids.push(...(await claimExpiredLeases(this.deps.sequelize, limit - ids.length, this.options.leaseMs)));
+    }
     for (const job of await loadDeliveryJobs(this.deps.sequelize, ids)) this.launch(job);
     return claimed.events === limit || ids.length >= limit;
   }
@@ -119,7 +130,8 @@ class DispatchRun {
       .catch((err: unknown) => this.deps.log.error({ err, deliveryId: job.deliveryId }, 'webhook attempt not recorded; it is made again when its lease runs out'))
       .finally(() => {
         this.inFlight.delete(attempt);
-        this.wake();
+        // A free slot matters only to a dispatcher that had none; new events wake it by NOTIFY.
+        if (this.full) this.wake();
       });
     this.inFlight.add(attempt);
   }
