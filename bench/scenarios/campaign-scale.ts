@@ -8,11 +8,12 @@ import { campaignWorkflowId, statusQuery } from '../../workflows/campaign/contra
 import type { campaignWorkflow } from '../../workflows/campaign/workflow';
 import { startCampaignStack, temporalParentDirFromEnv, type CampaignStack } from '../lib/campaign-stack';
 import { processCpuMs, processTreeCpuMs } from '../lib/cpu-usage';
+import { latencyRow } from '../lib/latency-row';
 import type { Measurement } from '../lib/load';
 import { mib, processMemory, RssSampler } from '../lib/process-memory';
 import type { Scenario } from '../lib/scenario';
 import { intFromEnv } from '../lib/settings';
-import { percentile, waitUntil } from '../lib/wait-until';
+import { waitUntil } from '../lib/wait-until';
 
 const TARGET_PEAK_BYTES = 2 * 2 ** 30;
 const TARGET_TICK_S = 600;
@@ -65,23 +66,9 @@ async function insertCampaigns(sequelize: Sequelize, n: number, targetUrl: strin
   return `cmp_s${tag}_`;
 }
 
-function latencyRow(label: string, latencies: readonly number[], seconds: number, cpuServerMs?: number, cpuPgMs?: number): Measurement {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const per = (ms: number | undefined): number | undefined => (ms === undefined || sorted.length === 0 ? undefined : (ms * 1000) / sorted.length);
-  return {
-    label,
-    requestsPerSec: seconds > 0 ? sorted.length / seconds : 0,
-    latencyP50Ms: percentile(sorted, 50),
-    latencyP99Ms: percentile(sorted, 99),
-    latencyMaxMs: sorted[sorted.length - 1] ?? 0,
-    total: sorted.length,
-    non2xx: 0,
-    errors: 0,
-    timeouts: 0,
-    mismatches: 0,
-    statusCodes: {},
-    cpuUsPerRequest: { server: per(cpuServerMs), postgres: per(cpuPgMs) },
-  };
+function scaleRow(label: string, latencies: readonly number[], seconds: number, cpuServerMs?: number, cpuPgMs?: number): Measurement {
+  const per = (ms: number | undefined): number | undefined => (ms === undefined || latencies.length === 0 ? undefined : (ms * 1000) / latencies.length);
+  return latencyRow(label, latencies, seconds > 0 ? latencies.length / seconds : 0, { server: per(cpuServerMs), postgres: per(cpuPgMs) });
 }
 
 /** Prints a progress line at most every `everyMs`. */
@@ -249,8 +236,8 @@ export const campaignScaleScenario: Scenario = {
 
       return {
         measurements: [
-          latencyRow('start', startMs, startS, diff(cpuStart, cpuRunning, 'worker'), diff(cpuStart, cpuRunning, 'postgres')),
-          latencyRow('tick', tickMs, tickS, diff(cpuOpen, cpuSent, 'worker'), diff(cpuOpen, cpuSent, 'postgres')),
+          scaleRow('start', startMs, startS, diff(cpuStart, cpuRunning, 'worker'), diff(cpuStart, cpuRunning, 'postgres')),
+          scaleRow('tick', tickMs, tickS, diff(cpuOpen, cpuSent, 'worker'), diff(cpuOpen, cpuSent, 'postgres')),
         ],
         ratios: [],
         notes: [

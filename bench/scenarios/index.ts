@@ -4,6 +4,8 @@ import { meScenario } from './me';
 import { openPixelScenario } from './open-pixel';
 import { pauseLatencyScenario } from './pause-latency';
 import { smtpSendScenario } from './smtp-send';
+import { webhookLatencyScenario } from './webhook-latency';
+import { webhookThroughputScenario } from './webhook-throughput';
 
 /** Every scenario, in the order `npm run bench` runs them when none is named. */
-export const SCENARIOS: readonly Scenario[] = [meScenario, openPixelScenario, smtpSendScenario, pauseLatencyScenario, campaignScaleScenario];
+export const SCENARIOS: readonly Scenario[] = [meScenario, openPixelScenario, smtpSendScenario, pauseLatencyScenario, campaignScaleScenario, webhookThroughputScenario, webhookLatencyScenario];

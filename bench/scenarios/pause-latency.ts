@@ -4,6 +4,7 @@ import { AccountService } from '../../src/accounts/account-service';
 import { campaignWorkflowId, statusQuery } from '../../workflows/campaign/contract';
 import { startCampaignStack, temporalParentDirFromEnv, type CampaignStack } from '../lib/campaign-stack';
 import { processCpuMs, processTreeCpuMs, selfCpuMs } from '../lib/cpu-usage';
+import { latencyRow } from '../lib/latency-row';
 import type { Measurement } from '../lib/load';
 import type { Scenario } from '../lib/scenario';
 import { intFromEnv } from '../lib/settings';
@@ -36,21 +37,8 @@ async function timedFetch<T>(url: string, init: RequestInit): Promise<Timed<T>> 
 
 /** Sequential operations reduced to a row: req/s is 1000 / mean latency (one at a time). */
 function row(label: string, latencies: readonly number[]): Measurement {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const mean = sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length);
-  return {
-    label,
-    requestsPerSec: mean > 0 ? 1000 / mean : 0,
-    latencyP50Ms: percentile(sorted, 50),
-    latencyP99Ms: percentile(sorted, 99),
-    latencyMaxMs: sorted[sorted.length - 1] ?? 0,
-    total: sorted.length,
-    non2xx: 0,
-    errors: 0,
-    timeouts: 0,
-    mismatches: 0,
-    statusCodes: {},
-  };
+  const mean = latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length);
+  return latencyRow(label, latencies, mean > 0 ? 1000 / mean : 0);
 }
 
 /** Runs `fn` over `items` with at most `concurrency` in flight. */
