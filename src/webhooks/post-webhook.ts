@@ -1,4 +1,4 @@
-import { findEgressError, type Egress, type EgressFetch } from '../egress';
+import { findEgressError, type Egress, type EgressStatus } from '../egress';
 
 /** The longest an attempt waits for the receiver's answer (the design's 10 seconds). */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -14,28 +14,18 @@ export interface AttemptOutcome {
   readonly error: string | null;
 }
 
-// One fetch per egress client: redirects are returned (a redirect is a failure, never followed)
-// and the whole exchange, up to the answer's head, is bounded by the attempt timeout.
-const posters = new WeakMap<Egress, EgressFetch>();
-
 /**
- * Makes one attempt: POST `body` with `headers` to `url` through the egress client, which refuses
- * private addresses on every connection. Success is a 2xx answer within 10 seconds; a redirect,
- * any other status, a connection error or no answer in time is a failure. The answer's body is
- * not read (receivers owe us nothing but a status).
+ * Makes one attempt: POST `body` with `headers` to `url` through the egress client's `send`,
+ * which refuses private addresses on every connection, never follows a redirect and discards the
+ * answer's body (receivers owe us nothing but a status). Success is a 2xx answer within 10 seconds;
+ * a redirect, any other status, a connection error or no answer in time is a failure.
  */
 export async function postWebhook(egress: Egress, url: string, body: string, headers: Readonly<Record<string, string>>): Promise<AttemptOutcome> {
-  let post = posters.get(egress);
-  if (post === undefined) {
-    post = egress.fetchWith({ timeoutMs: ATTEMPT_TIMEOUT_MS, redirect: 'manual' });
-    posters.set(egress, post);
-  }
   const attemptedAt = new Date();
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    const res = await post(url, { method: 'POST', headers: { ...headers }, body });
-    await res.body?.cancel().catch(() => undefined);
+    const res = await egress.send(url, { method: 'POST', headers, body, timeoutMs: ATTEMPT_TIMEOUT_MS });
     const durationMs = elapsed();
     if (res.status >= 200 && res.status < 300) return { ok: true, attemptedAt, durationMs, statusCode: res.status, error: null };
     const error = res.status >= 300 && res.status < 400 ? `redirect ${res.status}${locationOf(res)} (redirects are not followed)` : `HTTP ${res.status}`;
@@ -47,7 +37,8 @@ export async function postWebhook(egress: Egress, url: string, body: string, hea
   }
 }
 
-function locationOf(res: Response): string {
-  const location = res.headers.get('location');
-  return location === null ? '' : ` to ${location.slice(0, 200)}`;
+function locationOf(res: EgressStatus): string {
+  const location = res.headers.location;
+  const value = Array.isArray(location) ? location[0] : location;
+  return value === undefined ? '' : ` to ${value.slice(0, 200)}`;
 }

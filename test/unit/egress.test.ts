@@ -373,4 +373,38 @@ describe('egress client', () => {
       expect(s.requests[0]?.headers.authorization).to.equal('Bearer sk-test');
     });
   });
+
+  describe('send (status only: webhooks)', () => {
+    it('posts the body and headers, answers the status, and never follows a redirect', async () => {
+      const s = await site((req, res) => {
+        if (req.url === '/moved') res.writeHead(302, { location: '/elsewhere' }).end();
+        else res.writeHead(201, { 'content-type': 'text/plain' }).end('x'.repeat(200_000));
+      });
+      const e = egress({ allowLoopback: true });
+      const created = await e.send(`${s.origin}/hooks?a=1`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"a":1}' });
+      expect(created.status).to.equal(201);
+      const moved = await e.send(`${s.origin}/moved`, { method: 'POST', body: '{}' });
+      expect(moved.status).to.equal(302);
+      expect(moved.headers.location).to.equal('/elsewhere');
+      expect(s.requests.map((r) => [r.method, r.path])).to.deep.equal([
+        ['POST', '/hooks?a=1'],
+        ['POST', '/moved'],
+      ]);
+      expect(s.requests[0]?.body.toString()).to.equal('{"a":1}');
+      expect(s.requests[0]?.headers['content-type']).to.equal('application/json');
+      expect(s.requests[0]?.headers['user-agent']).to.equal('CampaignOutreachBot/1.0');
+    });
+
+    it('refuses loopback (unless allowed) and private addresses before connecting, and gives up at the deadline', async () => {
+      const s = await okSite();
+      await expectReason(egress().send(`${s.origin}/`, { method: 'POST', body: '{}' }), 'blocked_address');
+      await expectReason(egress({ allowLoopback: true }).send('http://10.0.0.1/', { method: 'POST', body: '{}' }), 'blocked_address');
+      await expectReason(egress().send('ftp://example.com/', { method: 'POST' }), 'bad_url');
+      expect(s.connections()).to.equal(0);
+      const slow = await site((_req, res) => void setTimeout(() => res.writeHead(200).end('late'), 2_000));
+      const started = Date.now();
+      await expectReason(egress({ allowLoopback: true }).send(`${slow.origin}/`, { method: 'POST', body: '{}', timeoutMs: 300 }), 'timeout');
+      expect(Date.now() - started).to.be.lessThan(1_500);
+    });
+  });
 });
