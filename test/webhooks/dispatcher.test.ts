@@ -5,6 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { freePort } from '../../src/net/ports';
 import { emitEvent, type DomainEvent } from '../../src/records/outbox';
 import { rotateWebhookSecret, setWebhookUrl, webhookSettings } from '../../src/webhooks/settings-store';
+import { DEFAULT_DISPATCHER_OPTIONS } from '../../src/webhooks/dispatch/dispatcher';
 import { normalizeWebhookUrl } from '../../src/webhooks/webhook-url';
 import { retryWorkflowId } from '../../workflows/webhooks/contract';
 import { createAccount } from '../support/api';
@@ -347,6 +348,55 @@ describe('webhook dispatcher (dev server, real worker, receivers on loopback)', 
       // Sanity, not a benchmark: batched claims and concurrent attempts, not one event per poll.
       const spanMs = lastArrival - committed;
       expect(spanMs, `200 events took ${spanMs} ms from commit to the last arrival`).to.be.below(15_000);
+    });
+
+    it('a slow receiver holds at most its share of attempts; another destination is not kept waiting behind its backlog', async function () {
+      this.timeout(60_000);
+      const share = DEFAULT_DISPATCHER_OPTIONS.maxInFlightPerOrigin;
+      expect(share).to.be.below(DEFAULT_DISPATCHER_OPTIONS.maxInFlight);
+      // 80 events to a receiver that answers after 2 s: without a share per destination they would
+      // take all 64 slots, and the fast receiver's events would wait 2 s behind them.
+      let open = 0;
+      let mostOpen = 0;
+      const slow = await receiver(() => {
+        open += 1;
+        mostOpen = Math.max(mostOpen, open);
+        setTimeout(() => (open -= 1), 2_000);
+        return { status: 200, delayMs: 2_000 };
+      });
+      const fast = await receiver();
+      const s = await account({ campaignUrl: slow.url() });
+      const f = await account({ campaignUrl: fast.url() });
+      const reply = (a: { accountId: string; campaignId: string }, i: number): DomainEvent => ({
+        accountId: a.accountId,
+        campaignId: a.campaignId,
+        event: 'reply.received',
+        data: { reply_id: `rpl_${i}`, email: `lead${i}@prospect.example`, name: 'Lead', company: 'Co', title: 'CTO', sentiment: 'neutral', preview: 'ok', received_at: new Date().toISOString() },
+      });
+      const committed = Date.now();
+      // Slow ones first: the dispatcher claims oldest first, so they fill the first batch.
+      const slowIds = await emit(Array.from({ length: 80 }, (_, i) => reply(s, i)));
+      const fastIds = await emit(Array.from({ length: 5 }, (_, i) => reply(f, i)));
+
+      await fast.waitFor(5, 10_000);
+      const fastDone = Math.max(...fast.received.map((r) => r.at)) - committed;
+      expect(fastDone, `the fast receiver's events took ${fastDone} ms`).to.be.below(1_500);
+      expect(slow.received.length, 'the slow receiver has only its share in flight').to.be.at.most(share);
+
+      await slow.waitFor(80, 40_000);
+      expect(mostOpen).to.equal(share);
+      expect(new Set(slow.events().map((e) => e.id))).to.deep.equal(new Set(slowIds));
+      expect(new Set(fast.events().map((e) => e.id))).to.deep.equal(new Set(fastIds));
+      // The last arrivals are answered 2 s after they arrive, and recorded then.
+      await eventually('all 85 deliveries recorded delivered', async () => {
+        const [row] = await sequelize().query<{ n: string }>(`SELECT count(*) AS n FROM webhook_deliveries WHERE event_id = ANY($1::text[]) AND status = 'delivered'`, {
+          bind: [[...slowIds, ...fastIds]],
+          type: QueryTypes.SELECT,
+        });
+        return Number(row?.n) === 85 ? true : undefined;
+      });
+      await settle();
+      expect(slow.received).to.have.length(80);
     });
   });
 });

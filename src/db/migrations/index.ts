@@ -4,6 +4,7 @@ import * as m20261121133100 from './20261121133100-campaigns';
 import * as m20261121160000 from './20261121160000-pipeline';
 import * as m20261121190000 from './20261121190000-campaign-schedule';
 import * as m20261122090000 from './20261122090000-webhooks';
+import * as m20261122100000 from './20261122100000-webhook-delivery-origin';
 
 export interface Migration {
   readonly name: string;
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261121160000-pipeline', ...m20261121160000 },
   { name: '20261121190000-campaign-schedule', ...m20261121190000 },
   { name: '20261122090000-webhooks', ...m20261122090000 },
+  { name: '20261122100000-webhook-delivery-origin', ...m20261122100000 },
 ];

@@ -51,16 +51,39 @@ export async function claimOutboxEvents(sequelize: Sequelize, limit: number, lea
 
 /**
  * Takes over up to `limit` pending deliveries whose lease has run out: a dispatcher died between
- * claiming and recording, or the delivery was resent (a resend sets the lease to now).
+ * claiming and recording, or the delivery was resent (a resend sets the lease to now). Origins in
+ * `skipOrigins` (those with their share of attempts in flight) are left for claimForOrigin.
  */
-export async function claimExpiredLeases(sequelize: Sequelize, limit: number, leaseMs: number): Promise<string[]> {
+export async function claimExpiredLeases(sequelize: Sequelize, limit: number, leaseMs: number, skipOrigins: readonly string[] = []): Promise<string[]> {
   const rows = await sequelize.query<{ id: string }>(
     `UPDATE webhook_deliveries d SET lease_until = now() + $2 * interval '1 millisecond', updated_at = now()
       WHERE d.id IN (
-        SELECT id FROM webhook_deliveries WHERE status = 'pending' AND lease_until <= now()
+        SELECT id FROM webhook_deliveries WHERE status = 'pending' AND lease_until <= now() AND NOT (origin = ANY($3::text[]))
          ORDER BY lease_until LIMIT $1 FOR UPDATE SKIP LOCKED)
       RETURNING d.id`,
-    { bind: [limit, leaseMs], type: QueryTypes.SELECT },
+    { bind: [limit, leaseMs, skipOrigins], type: QueryTypes.SELECT },
   );
   return rows.map((r) => r.id);
+}
+
+/**
+ * Takes up to `room` of one origin's pending deliveries set aside (or expired), oldest first,
+ * through the (origin, lease_until) index: what a destination's freed slots may take.
+ */
+export async function claimForOrigin(sequelize: Sequelize, origin: string, room: number, leaseMs: number): Promise<string[]> {
+  const rows = await sequelize.query<{ id: string }>(
+    `UPDATE webhook_deliveries d SET lease_until = now() + $3 * interval '1 millisecond', updated_at = now()
+      WHERE d.id IN (
+        SELECT id FROM webhook_deliveries WHERE status = 'pending' AND origin = $1 AND lease_until <= now()
+         ORDER BY lease_until LIMIT $2 FOR UPDATE SKIP LOCKED)
+      RETURNING d.id`,
+    { bind: [origin, room, leaseMs], type: QueryTypes.SELECT },
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Gives claimed deliveries back at once (their destination has its share in flight). */
+export async function releaseLeases(sequelize: Sequelize, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await sequelize.query(`UPDATE webhook_deliveries SET lease_until = now(), updated_at = now() WHERE id = ANY($1::text[]) AND status = 'pending'`, { bind: [ids] });
 }

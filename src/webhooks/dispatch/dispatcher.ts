@@ -8,7 +8,7 @@ import { postWebhook } from '../post-webhook';
 import { markRetryOwned, recordFirstAttempts, unownedRetries, type FailedAttempt, type FinishedAttempt } from '../record-attempts';
 import type { RetryStarter } from '../retry/retry-starter';
 import { signedHeaders } from '../signing';
-import { claimExpiredLeases, claimOutboxEvents } from './claim';
+import { claimExpiredLeases, claimForOrigin, claimOutboxEvents, releaseLeases } from './claim';
 import type { OutboxWakeups } from './outbox-wakeups';
 
 export interface DispatcherDeps {
@@ -23,6 +23,11 @@ export interface DispatcherDeps {
 export interface DispatcherOptions {
   /** Attempts in flight at once (each waits up to 10 s for its receiver). */
   readonly maxInFlight: number;
+  /**
+   * Attempts in flight at once to one origin (scheme, host, port): a receiver that answers slowly
+   * or not at all holds at most this many slots, and every other destination keeps the rest.
+   */
+  readonly maxInFlightPerOrigin: number;
   /** Outbox events claimed per statement. */
   readonly batchSize: number;
   /** How long a claimed delivery stays this dispatcher's before another may take it over. */
@@ -35,7 +40,10 @@ export interface DispatcherOptions {
   readonly leaseCheckEveryMs: number;
 }
 
-export const DEFAULT_DISPATCHER_OPTIONS: DispatcherOptions = { maxInFlight: 64, batchSize: 100, leaseMs: 60_000, pollMs: 1_000, sweepEveryMs: 10_000, leaseCheckEveryMs: 250 };
+/** Shortest pause between looks for a busy origin's set-aside deliveries, so ends of attempts coalesce. */
+const ORIGIN_LOOK_MS = 3;
+
+export const DEFAULT_DISPATCHER_OPTIONS: DispatcherOptions = { maxInFlight: 64, maxInFlightPerOrigin: 48, batchSize: 100, leaseMs: 60_000, pollMs: 1_000, sweepEveryMs: 10_000, leaseCheckEveryMs: 250 };
 
 export interface DispatchRunControl {
   readonly signal: AbortSignal;
@@ -67,6 +75,13 @@ class DispatchRun {
   /** Every slot was taken at the last look: a finished attempt is then worth a new look. */
   private full = false;
   private lastLeaseCheck = 0;
+  /** Attempts in flight per origin. */
+  private readonly busy = new Map<string, number>();
+  /** Origins with deliveries set aside in the table because they had their share in flight. */
+  private readonly waiting = new Set<string>();
+  /** Waiting origins whose attempts ended since the last look: they have slots for set-aside rows. */
+  private readonly freed = new Set<string>();
+  private lastOriginLook = 0;
 
   constructor(
     private readonly deps: DispatcherDeps,
@@ -96,7 +111,9 @@ class DispatchRun {
           lastSweep = Date.now();
           await this.sweepUnowned();
         }
-        if (!moreWaiting) await this.waitForWork(Math.min(this.options.pollMs, Math.max(0, until - Date.now())));
+        // A busy origin freed a slot during a look too recent to repeat: look again in a moment.
+        const pauseMs = this.freed.size > 0 ? ORIGIN_LOOK_MS : this.options.pollMs;
+        if (!moreWaiting) await this.waitForWork(Math.min(pauseMs, Math.max(0, until - Date.now())));
       }
     } finally {
       stopListening?.();
@@ -115,23 +132,57 @@ class DispatchRun {
     const claimed = await claimOutboxEvents(this.deps.sequelize, limit, this.options.leaseMs);
     this.stats.eventsClaimed += claimed.events;
     const ids = [...claimed.deliveryIds];
+    if (this.freed.size > 0 && Date.now() - this.lastOriginLook >= ORIGIN_LOOK_MS) {
+      this.lastOriginLook = Date.now();
+      for (const origin of [...this.freed]) {
+        this.freed.delete(origin);
+        const room = this.options.maxInFlightPerOrigin - (this.busy.get(origin) ?? 0);
+        if (room <= 0) continue;
+        const taken = await claimForOrigin(this.deps.sequelize, origin, room, this.options.leaseMs);
+        if (taken.length < room) this.waiting.delete(origin);
+        ids.push(...taken);
+      }
+    }
     // Expired leases (a dead dispatcher's, or a resend's) are rare: looked for a few times a second,
     // not on every wake-up, which at a steady trickle of events would double the statements.
     if (ids.length < limit && Date.now() - this.lastLeaseCheck >= this.options.leaseCheckEveryMs) {
       this.lastLeaseCheck = Date.now();
-      ids.push(...(await claimExpiredLeases(this.deps.sequelize, limit - ids.length, this.options.leaseMs)));
+      const full = [...this.busy].filter(([, n]) => n >= this.options.maxInFlightPerOrigin).map(([origin]) => origin);
+      ids.push(...(await claimExpiredLeases(this.deps.sequelize, limit - ids.length, this.options.leaseMs, full)));
     }
-    for (const job of await loadDeliveryJobs(this.deps.sequelize, ids)) this.launch(job);
+    // A destination with its share in flight gets the rest back as pending deliveries: they wait in
+    // the table (not in this process, where a crash would strand them) until one of its slots frees.
+    const setAside: string[] = [];
+    for (const job of await loadDeliveryJobs(this.deps.sequelize, ids)) {
+      const origin = originOf(job.url);
+      if ((this.busy.get(origin) ?? 0) >= this.options.maxInFlightPerOrigin) {
+        setAside.push(job.deliveryId);
+        this.waiting.add(origin);
+      } else {
+        this.launch(job, origin);
+      }
+    }
+    await releaseLeases(this.deps.sequelize, setAside);
     return claimed.events === limit || ids.length >= limit;
   }
 
-  private launch(job: DeliveryJob): void {
+  private launch(job: DeliveryJob, origin: string): void {
+    this.busy.set(origin, (this.busy.get(origin) ?? 0) + 1);
     const attempt = this.attempt(job)
       .catch((err: unknown) => this.deps.log.error({ err, deliveryId: job.deliveryId }, 'webhook attempt not recorded; it is made again when its lease runs out'))
       .finally(() => {
         this.inFlight.delete(attempt);
-        // A free slot matters only to a dispatcher that had none; new events wake it by NOTIFY.
-        if (this.full) this.wake();
+        const left = (this.busy.get(origin) ?? 1) - 1;
+        if (left > 0) this.busy.set(origin, left);
+        else this.busy.delete(origin);
+        if (this.waiting.has(origin)) {
+          // Its set-aside deliveries can take the slot.
+          this.freed.add(origin);
+          this.wake();
+        } else if (this.full) {
+          // A free slot matters only to a dispatcher that had none; new events wake it by NOTIFY.
+          this.wake();
+        }
       });
     this.inFlight.add(attempt);
   }
@@ -179,4 +230,9 @@ class DispatchRun {
     });
     this.wakeUp = null;
   }
+}
+
+/** `scheme://host[:port]` of a stored URL, exactly as the table's generated `origin` column reads it. */
+function originOf(url: string): string {
+  return /^[^:]+:\/\/[^/?#]+/.exec(url)?.[0] ?? url;
 }
