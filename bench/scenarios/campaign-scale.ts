@@ -8,6 +8,7 @@ import { campaignWorkflowId, statusQuery } from '../../workflows/campaign/contra
 import type { campaignWorkflow } from '../../workflows/campaign/workflow';
 import { startCampaignStack, temporalParentDirFromEnv, type CampaignStack } from '../lib/campaign-stack';
 import { processCpuMs, processTreeCpuMs } from '../lib/cpu-usage';
+import { campaignStatusCounts } from '../lib/campaign-statuses';
 import { latencyRow } from '../lib/latency-row';
 import type { Measurement } from '../lib/load';
 import { mib, processMemory, RssSampler } from '../lib/process-memory';
@@ -158,13 +159,7 @@ export const campaignScaleScenario: Scenario = {
       });
       const startS = (Date.now() - startedAt) / 1000;
 
-      const statusCounts = async (): Promise<Record<string, number>> => {
-        const rows = await db.sequelize.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM campaigns WHERE id LIKE $1 GROUP BY status`, {
-          bind: [`${prefix}%`],
-          type: QueryTypes.SELECT,
-        });
-        return Object.fromEntries(rows.map((r) => [r.status, r.n]));
-      };
+      const statusCounts = (): Promise<Record<string, number>> => campaignStatusCounts(db.sequelize, { idPrefix: prefix });
       let counts: Record<string, number> = {};
       await waitUntil(
         async () => {

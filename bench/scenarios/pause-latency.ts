@@ -1,9 +1,9 @@
 import { Client, Connection } from '@temporalio/client';
-import { QueryTypes } from 'sequelize';
 import { AccountService } from '../../src/accounts/account-service';
 import { campaignWorkflowId, statusQuery } from '../../workflows/campaign/contract';
 import { startCampaignStack, temporalParentDirFromEnv, type CampaignStack } from '../lib/campaign-stack';
 import { processCpuMs, processTreeCpuMs, selfCpuMs } from '../lib/cpu-usage';
+import { campaignStatusCounts } from '../lib/campaign-statuses';
 import { latencyRow } from '../lib/latency-row';
 import type { Measurement } from '../lib/load';
 import type { Scenario } from '../lib/scenario';
@@ -100,13 +100,7 @@ export const pauseLatencyScenario: Scenario = {
         if (res.status !== 201 || res.body.id === undefined) throw new Error(`POST /campaigns answered ${res.status}: ${JSON.stringify(res.body)}`);
         ids[i] = res.body.id;
       });
-      const statusCounts = async (): Promise<Record<string, number>> => {
-        const rows = await stack!.db.sequelize.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM campaigns WHERE account_id = $1 GROUP BY status`, {
-          bind: [account.id],
-          type: QueryTypes.SELECT,
-        });
-        return Object.fromEntries(rows.map((r) => [r.status, r.n]));
-      };
+      const statusCounts = (): Promise<Record<string, number>> => campaignStatusCounts(stack!.db.sequelize, { accountId: account.id });
       let counts: Record<string, number> = {};
       await waitUntil(
         async () => {

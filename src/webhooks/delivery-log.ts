@@ -67,7 +67,8 @@ export interface DeliveryPage {
   readonly total: number;
 }
 
-interface Row {
+/** A delivery row as DELIVERY_COLUMNS selects it. */
+export interface DeliveryRow {
   id: string;
   account_id: string;
   event_id: string;
@@ -90,9 +91,7 @@ interface Row {
 export const DELIVERY_COLUMNS = `d.id, d.account_id, d.event_id, d.event, d.campaign_id, d.url, d.status, d.cycle, d.attempt_count,
   d.next_attempt_at, d.last_attempt_at, d.last_status_code, d.last_error, d.delivered_at, d.failed_at, d.created_at, d.updated_at`;
 
-export type DeliveryRow = Row;
-
-export function deliveryFromRow(r: Row): DeliverySummary {
+export function deliveryFromRow(r: DeliveryRow): DeliverySummary {
   return {
     id: r.id,
     accountId: r.account_id,
@@ -122,7 +121,7 @@ export async function listDeliveries(sequelize: Sequelize, accountId: string, fi
   const where = `d.account_id = $1 AND ($2::text IS NULL OR d.event = $2) AND ($3::text IS NULL OR d.campaign_id = $3) AND ($4::text IS NULL OR d.status = $4)`;
   const bind = [accountId, filter.event ?? null, filter.campaignId ?? null, filter.status ?? null];
   const [rows, counted] = await Promise.all([
-    sequelize.query<Row>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE ${where} ORDER BY d.created_at DESC, d.id DESC LIMIT $5 OFFSET $6`, {
+    sequelize.query<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE ${where} ORDER BY d.created_at DESC, d.id DESC LIMIT $5 OFFSET $6`, {
       bind: [...bind, perPage, (page - 1) * perPage],
       type: QueryTypes.SELECT,
     }),
@@ -137,7 +136,7 @@ export async function listDeliveries(sequelize: Sequelize, accountId: string, fi
  * never forbidden: its existence is not the caller's to learn). The CLI passes null: operator scope.
  */
 export async function deliveryDetail(sequelize: Sequelize, deliveryId: string, accountId: string | null): Promise<DeliveryDetail | null> {
-  const [row] = await sequelize.query<Row & { created: Date; data: Record<string, unknown>; outbox_campaign_id: string | null }>(
+  const [row] = await sequelize.query<DeliveryRow & { created: Date; data: Record<string, unknown>; outbox_campaign_id: string | null }>(
     `SELECT ${DELIVERY_COLUMNS}, o.created_at AS created, o.data, o.campaign_id AS outbox_campaign_id
        FROM webhook_deliveries d JOIN outbox o ON o.id = d.event_id
       WHERE d.id = $1 AND ($2::text IS NULL OR d.account_id = $2)`,

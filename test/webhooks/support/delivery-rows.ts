@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { emitEvent } from '../../../src/records/outbox';
+import type { DeliveryRow as DeliveryLogRow } from '../../../src/webhooks/delivery-log';
 import { retryWorkflowId } from '../../../workflows/webhooks/contract';
 
 export interface SeededDelivery {
@@ -91,23 +92,8 @@ export async function seedExpiredPendingDelivery(sequelize: Sequelize, f: Outbox
   return { deliveryId, eventId, cycle: 1, failedAt: new Date(0) };
 }
 
-export interface DeliveryRow {
-  id: string;
-  event_id: string;
-  event: string;
-  url: string;
-  status: 'pending' | 'retrying' | 'delivered' | 'failed';
-  cycle: number;
-  attempt_count: number;
-  lease_until: Date | null;
-  retry_workflow_id: string | null;
-  next_attempt_at: Date | null;
-  last_attempt_at: Date | null;
-  last_status_code: number | null;
-  last_error: string | null;
-  delivered_at: Date | null;
-  failed_at: Date | null;
-}
+/** Every column of a delivery: what the log selects, and the dispatcher's own bookkeeping. */
+export type DeliveryRow = DeliveryLogRow & { lease_until: Date | null; retry_workflow_id: string | null };
 
 
 export async function deliveryRow(sequelize: Sequelize, deliveryId: string): Promise<DeliveryRow> {
