@@ -1,19 +1,24 @@
 import type { Sequelize } from 'sequelize';
 import { toUsd, type Campaign, type CampaignStatus } from '../../db/models/campaign';
-import { campaignCosts } from './cost-breakdown';
-import { campaignCounts, type CampaignCounts } from './campaign-counts';
+import { preparedQuery } from '../../db/prepared-query';
+import { COUNT_COLUMNS, type CampaignCounts } from './campaign-counts';
 import { DAY_MS } from './utc-dates';
-import { findOwnedCampaign } from './owned-campaign';
 
 /** One campaign as its owner reads it: settings, live status and headline figures. */
 export interface CampaignDetail {
   readonly id: string;
+  /** The surface the campaign was created on; both surfaces show every campaign. */
+  readonly createdVia: 'a' | 'b';
   readonly name: string;
   readonly status: CampaignStatus;
   readonly statusReason: string | null;
   readonly mcp: string;
   readonly targetUrl: string;
+  /** The brand the campaign speaks for: the host name of its target (brandUrl on Surface B), without www. */
+  readonly brandId: string | null;
   readonly targetAudience: string | null;
+  readonly targetOutcome: string | null;
+  readonly valueForTarget: string | null;
   readonly createdAt: Date;
   readonly budget: {
     readonly maxDailyUsd: number | null;
@@ -53,40 +58,110 @@ export function trialDaysRemaining(c: TrialFields, now: Date): number | null {
   return Math.min(c.scheduleTrialDays, Math.max(0, Math.ceil((endsAt - now.getTime()) / DAY_MS)));
 }
 
+/** The row of CAMPAIGN_DETAIL_QUERY: the campaign's columns plus its counts and spend. */
+export interface CampaignDetailRow extends CampaignCounts {
+  id: string;
+  created_via: 'a' | 'b';
+  name: string;
+  mcp: string;
+  target_url: string;
+  brand_id: string | null;
+  target_audience: string | null;
+  target_outcome: string | null;
+  value_for_target: string | null;
+  budget_max_daily_usd: string | null;
+  budget_max_weekly_usd: string | null;
+  budget_max_monthly_usd: string | null;
+  schedule_frequency: string;
+  schedule_trial_days: number | null;
+  schedule_start_date: string | null;
+  timezone: string;
+  send_window_start_minute: number;
+  send_window_end_minute: number;
+  reporting_frequency: string | null;
+  reporting_email: string | null;
+  reporting_webhook_url: string | null;
+  status: CampaignStatus;
+  status_reason: string | null;
+  started_at: Date | null;
+  paused_at: Date | null;
+  resumed_at: Date | null;
+  completed_at: Date | null;
+  failed_at: Date | null;
+  created_at: Date;
+  spent_today_usd: number;
+}
+
+/**
+ * One statement, prepared per connection: the campaign by primary key (and owner), its counts
+ * over `email_events` and today's spend over `costs`, both through their campaign indexes. A GET
+ * of a campaign is the hottest read of both surfaces, so it costs one round trip, not three.
+ * Exported so the benchmark's database floor runs exactly this read.
+ */
+export const CAMPAIGN_DETAIL_QUERY = `
+SELECT c.id, c.created_via, c.name, c.mcp, c.target_url, c.brand_id, c.target_audience, c.target_outcome, c.value_for_target,
+       c.budget_max_daily_usd::text, c.budget_max_weekly_usd::text, c.budget_max_monthly_usd::text,
+       c.schedule_frequency, c.schedule_trial_days, c.schedule_start_date::text, c.timezone,
+       c.send_window_start_minute, c.send_window_end_minute,
+       c.reporting_frequency, c.reporting_email, c.reporting_webhook_url,
+       c.status, c.status_reason, c.started_at, c.paused_at, c.resumed_at, c.completed_at, c.failed_at, c.created_at,
+       e.*,
+       (SELECT round(coalesce(sum(amount_usd), 0), 6)::float8 FROM costs
+         WHERE campaign_id = c.id AND occurred_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') AS spent_today_usd
+  FROM campaigns c
+  CROSS JOIN LATERAL (SELECT ${COUNT_COLUMNS} FROM email_events WHERE campaign_id = c.id) e
+ WHERE c.id = $1 AND c.account_id = $2`;
+
 /** The campaign if `accountId` owns it, with its counts and spend; null otherwise. */
 export async function campaignDetail(sequelize: Sequelize, accountId: string, campaignId: string, now = new Date()): Promise<CampaignDetail | null> {
-  const c = await findOwnedCampaign(accountId, campaignId);
-  if (c === null) return null;
-  const [counts, costs] = await Promise.all([campaignCounts(sequelize, c.id), campaignCosts(sequelize, c.id)]);
+  const rows = await preparedQuery<CampaignDetailRow>(sequelize, 'campaign_detail', CAMPAIGN_DETAIL_QUERY, [campaignId, accountId]);
+  const c = rows[0];
+  return c === undefined ? null : detailOf(c, now);
+}
+
+function detailOf(c: CampaignDetailRow, now: Date): CampaignDetail {
   return {
     id: c.id,
+    createdVia: c.created_via,
     name: c.name,
     status: c.status,
-    statusReason: c.statusReason,
+    statusReason: c.status_reason,
     mcp: c.mcp,
-    targetUrl: c.targetUrl,
-    targetAudience: c.targetAudience,
-    createdAt: c.createdAt,
+    targetUrl: c.target_url,
+    brandId: c.brand_id,
+    targetAudience: c.target_audience,
+    targetOutcome: c.target_outcome,
+    valueForTarget: c.value_for_target,
+    createdAt: c.created_at,
     budget: {
-      maxDailyUsd: toUsd(c.budgetMaxDailyUsd),
-      maxWeeklyUsd: toUsd(c.budgetMaxWeeklyUsd),
-      maxMonthlyUsd: toUsd(c.budgetMaxMonthlyUsd),
-      spentTodayUsd: costs.todayUsd,
+      maxDailyUsd: toUsd(c.budget_max_daily_usd),
+      maxWeeklyUsd: toUsd(c.budget_max_weekly_usd),
+      maxMonthlyUsd: toUsd(c.budget_max_monthly_usd),
+      spentTodayUsd: c.spent_today_usd,
     },
     schedule: {
-      frequency: c.scheduleFrequency,
-      trialDays: c.scheduleTrialDays,
-      startDate: c.scheduleStartDate,
-      daysRemaining: trialDaysRemaining(c, now),
+      frequency: c.schedule_frequency,
+      trialDays: c.schedule_trial_days,
+      startDate: c.schedule_start_date,
+      daysRemaining: trialDaysRemaining({ scheduleTrialDays: c.schedule_trial_days, startedAt: c.started_at, status: c.status }, now),
       timezone: c.timezone,
-      sendWindow: { startMinute: c.sendWindowStartMinute, endMinute: c.sendWindowEndMinute },
+      sendWindow: { startMinute: c.send_window_start_minute, endMinute: c.send_window_end_minute },
     },
-    reporting: { frequency: c.reportingFrequency, email: c.reportingEmail, webhookUrl: c.reportingWebhookUrl },
-    counts,
-    startedAt: c.startedAt,
-    pausedAt: c.pausedAt,
-    resumedAt: c.resumedAt,
-    completedAt: c.completedAt,
-    failedAt: c.failedAt,
+    reporting: { frequency: c.reporting_frequency, email: c.reporting_email, webhookUrl: c.reporting_webhook_url },
+    counts: {
+      emailsSent: c.emailsSent,
+      delivered: c.delivered,
+      bounced: c.bounced,
+      opened: c.opened,
+      clicked: c.clicked,
+      replied: c.replied,
+      unsubscribed: c.unsubscribed,
+      meetingsBooked: c.meetingsBooked,
+    },
+    startedAt: c.started_at,
+    pausedAt: c.paused_at,
+    resumedAt: c.resumed_at,
+    completedAt: c.completed_at,
+    failedAt: c.failed_at,
   };
 }
