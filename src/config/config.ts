@@ -40,6 +40,8 @@ export interface Config {
   /** Monthly email quota per plan (see plans.ts for the rest of a plan). */
   readonly planEmailLimits: Readonly<Record<PlanName, number>>;
   readonly egress: { readonly timeoutMs: number; readonly maxBytes: number };
+  /** Requests per minute per account: Surface A by plan, Surface B the same for every plan. */
+  readonly rateLimits: { readonly a: Readonly<Record<PlanName, number>>; readonly b: number };
 }
 
 export class ConfigError extends Error {
@@ -145,6 +147,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     prices: { emailUsd: Number(need('PRICE_EMAIL_USD')), enrichmentUsd: Number(need('PRICE_ENRICHMENT_USD')) },
     planEmailLimits: { free: Number(need('FREE_PLAN_EMAIL_LIMIT')), pro: Number(need('PRO_PLAN_EMAIL_LIMIT')) },
     egress: { timeoutMs: Number(need('EGRESS_TIMEOUT_MS')), maxBytes: Number(need('EGRESS_MAX_BYTES')) },
+    rateLimits: {
+      a: { free: Number(need('RATE_LIMIT_FREE_PER_MINUTE')), pro: Number(need('RATE_LIMIT_PRO_PER_MINUTE')) },
+      b: Number(need('RATE_LIMIT_B_PER_MINUTE')),
+    },
   };
 }
 

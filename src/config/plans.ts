@@ -9,13 +9,11 @@ export interface Plan {
   /** Emails an account may send in one UTC calendar month (the default; configurable, see planFor). */
   readonly emailLimit: number;
   readonly priceUsd: number;
-  /** Requests per minute on Surface A (Surface B is 100 on every plan). */
-  readonly surfaceARateLimit: number;
 }
 
 export const PLANS: Readonly<Record<PlanName, Plan>> = {
-  free: { name: 'free', emailLimit: 1_000, priceUsd: 0, surfaceARateLimit: 100 },
-  pro: { name: 'pro', emailLimit: 50_000, priceUsd: 99, surfaceARateLimit: 1_000 },
+  free: { name: 'free', emailLimit: 1_000, priceUsd: 0 },
+  pro: { name: 'pro', emailLimit: 50_000, priceUsd: 99 },
 };
 
 export const PLAN_NAMES = Object.keys(PLANS) as PlanName[];
