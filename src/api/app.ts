@@ -7,6 +7,7 @@ import { mountRoutes } from './http/mount';
 import { buildOpenApi } from './http/openapi';
 import { requestContext } from './http/request-context';
 import type { AnyRoute } from './http/route';
+import { AccountRateLimits } from './rate-limit/account-rate-limits';
 import { docsRoutes } from './resources/docs/routes';
 import { openPixelHandler, type RawRequestHandler } from './resources/tracking/open-pixel';
 import { RESOURCE_ROUTES } from './routes';
@@ -49,7 +50,7 @@ export function buildApp(deps: AppDeps): BuiltApp {
 
   const app = new ServiceApp({ proxy: deps.config.trustProxy }, openPixelHandler(deps));
   app.silent = true; // errors are logged by errorMiddleware with the request id, not by Koa
-  const router = mountRoutes(routes, deps);
+  const router = mountRoutes(routes, deps, new AccountRateLimits(deps.sequelize, deps.config.rateLimits));
   app.use(requestContext(deps.log));
   app.use(errorMiddleware());
   app.use(router.routes());

@@ -50,13 +50,7 @@ export async function authenticateApiKey(
 ): Promise<AuthContext | AuthFailure> {
   const parsed = parseApiKey(key);
   if (!parsed) return 'malformed';
-  const rows = await preparedQuery<KeyRow>(
-    sequelize,
-    'auth_key_by_prefix',
-    AUTH_KEY_QUERY,
-    [parsed.prefix],
-  );
-  const row = rows[0];
+  const row = await keyRow(sequelize, parsed.prefix);
   if (!row || !apiKeyMatches(key, row.key_hash)) return 'unknown';
   if (row.revoked) return 'revoked';
   if (row.last_use_stale) {
@@ -72,4 +66,28 @@ export async function authenticateApiKey(
     keyId: row.key_id,
     keyPrefix: parsed.prefix,
   };
+}
+
+const inFlight = new WeakMap<Sequelize, Map<string, Promise<KeyRow | undefined>>>();
+
+/**
+ * The key's row, read once for all the requests that ask for the same key while a read is in
+ * flight: a busy client's concurrent requests share one lookup instead of queueing one each for
+ * the pool. Nothing is kept once the read returns: a request sees every revocation committed
+ * before the read it joined began, which is at most one round trip before the request arrived.
+ * Every request still checks its own key against the row's hash.
+ */
+function keyRow(sequelize: Sequelize, prefix: string): Promise<KeyRow | undefined> {
+  let reads = inFlight.get(sequelize);
+  if (reads === undefined) {
+    reads = new Map();
+    inFlight.set(sequelize, reads);
+  }
+  const pending = reads.get(prefix);
+  if (pending !== undefined) return pending;
+  const read = preparedQuery<KeyRow>(sequelize, 'auth_key_by_prefix', AUTH_KEY_QUERY, [prefix])
+    .then((rows) => rows[0])
+    .finally(() => reads.delete(prefix));
+  reads.set(prefix, read);
+  return read;
 }

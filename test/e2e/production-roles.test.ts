@@ -1,6 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,34 +10,7 @@ import { createAccount, request, surfaceA, surfaceB } from '../support/api';
 import { pages, startFakeSite, type FakeSite } from '../support/fake-site';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { freePort } from '../../src/net/ports';
-
-const ROOT = path.join(__dirname, '..', '..');
-
-function startRole(entry: 'api' | 'worker', env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
-  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [`src/entry/${entry}.ts`], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout?.on('data', (c: Buffer) => (out += c.toString('utf8')));
-  child.stderr?.on('data', (c: Buffer) => (out += c.toString('utf8')));
-  return { child, output: () => out };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-function stop(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve(child.exitCode);
-    child.once('exit', (code) => resolve(code));
-    child.kill('SIGTERM');
-  });
-}
+import { startRole, stopRole, until, type RoleProcess } from '../support/role-process';
 
 /**
  * Production shape: `start:api` and `start:worker` as separate processes against an external
@@ -49,8 +21,8 @@ describe('the API and worker roles on external PostgreSQL and Temporal', functio
   let db: TestDatabase;
   let temporalDir: string;
   let temporal: DevServer;
-  let api: ReturnType<typeof startRole>;
-  let worker: ReturnType<typeof startRole>;
+  let api: RoleProcess;
+  let worker: RoleProcess;
   let baseUrl: string;
   let site: FakeSite;
   const taskQueue = 'roles-test';
@@ -67,7 +39,7 @@ describe('the API and worker roles on external PostgreSQL and Temporal', functio
     api = startRole('api', env);
   });
   after(async () => {
-    await Promise.all([api && stop(api.child), worker && stop(worker.child)]);
+    await Promise.all([api && stopRole(api.child), worker && stopRole(worker.child)]);
     await temporal?.stop();
     await fs.rm(temporalDir, { recursive: true, force: true });
     await db.drop();
@@ -118,7 +90,7 @@ describe('the API and worker roles on external PostgreSQL and Temporal', functio
   });
 
   it('both roles shut down cleanly on SIGTERM', async () => {
-    expect(await stop(worker.child), worker.output()).to.equal(0);
-    expect(await stop(api.child), api.output()).to.equal(0);
+    expect(await stopRole(worker.child), worker.output()).to.equal(0);
+    expect(await stopRole(api.child), api.output()).to.equal(0);
   });
 });

@@ -32,9 +32,12 @@ export interface TestApiOptions {
   readonly tracking?: TrackingSetup['recorder'];
 }
 
+/** Rate limits far above what any test sends: the limiter still counts every request, but only test/api/rate-limits.test.ts meets a limit. */
+const UNREACHED_RATE_LIMITS = { RATE_LIMIT_FREE_PER_MINUTE: '1000000', RATE_LIMIT_PRO_PER_MINUTE: '1000000', RATE_LIMIT_B_PER_MINUTE: '1000000' };
+
 /** The configuration tests run the API (and activities) with: silent, validating, loopback egress allowed. */
 export function testConfig(env: Readonly<Record<string, string>> = {}): Config {
-  return loadConfig({ PORT: '0', VALIDATE_RESPONSES: 'true', LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent', ALLOW_LOOPBACK_EGRESS: 'true', ...env });
+  return loadConfig({ PORT: '0', VALIDATE_RESPONSES: 'true', LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent', ALLOW_LOOPBACK_EGRESS: 'true', ...UNREACHED_RATE_LIMITS, ...env });
 }
 
 export async function startTestApi(sequelize: Sequelize, opts: TestApiOptions = {}): Promise<TestApi> {

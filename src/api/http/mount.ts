@@ -2,6 +2,8 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import type { AppDeps } from '../deps';
+import type { AccountRateLimits } from '../rate-limit/account-rate-limits';
+import { applyRateDecision } from '../rate-limit/rate-limit-headers';
 import { authenticate } from './auth-middleware';
 import { unsupportedMediaType } from './errors';
 import { readRawBody } from './raw-body';
@@ -51,20 +53,28 @@ function compile(route: AnyRoute, validateResponses: boolean): Validators {
 }
 
 /**
- * Turns each route declaration into a Koa route: auth -> [body parser] -> validate -> handler.
- * Handlers receive validated, typed input and never read the raw request themselves.
+ * Turns each route declaration into a Koa route: auth -> rate limit -> [body parser] -> validate
+ * -> handler. Handlers receive validated, typed input and never read the raw request themselves.
+ * Every authenticated request counts against its account's limit on its surface; public routes
+ * (health, docs, tracking, inbound) are not counted.
  */
-export function mountRoutes(routes: readonly AnyRoute[], deps: AppDeps): Router {
+export function mountRoutes(routes: readonly AnyRoute[], deps: AppDeps, limits: AccountRateLimits): Router {
   const router = new Router();
   for (const route of routes) {
     const v = compile(route, deps.config.validateResponses);
-    // Authentication first: an unauthenticated caller cannot make us read a 1 MB body.
-    const chain: Middleware[] = [
-      async (ctx, next) => {
-        ctx.state.auth = route.auth === 'none' ? undefined : await authenticate(ctx, route.auth, deps);
-        await next();
-      },
-    ];
+    // Authentication and the rate limit first: neither an unknown nor an over-limit caller can make us read a 1 MB body.
+    const surface = route.auth;
+    const chain: Middleware[] =
+      surface === 'none'
+        ? []
+        : [
+            async (ctx, next) => {
+              const auth = await authenticate(ctx, surface, deps);
+              ctx.state.auth = auth;
+              applyRateDecision(ctx, await limits.take(surface, auth));
+              await next();
+            },
+          ];
     if (route.body) {
       chain.push(async (ctx, next) => {
         requireJson(ctx);
