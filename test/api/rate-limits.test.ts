@@ -154,4 +154,17 @@ describe('rate limits per account, counted in PostgreSQL across API processes', 
     expect(anonymous.status).to.equal(401);
     expect(anonymous.headers.get('RateLimit-Limit')).to.equal(null);
   });
+
+  it('/openapi.json documents the headers on counted routes, Retry-After on their 429, and nothing on public ones', async () => {
+    type Op = { responses: Record<string, { headers?: Record<string, { required?: boolean }> }> };
+    const doc = (await request<{ paths: Record<string, Record<string, Op>> }>(`${one.baseUrl}/openapi.json`)).body;
+    const names = (op: Op, status: string) => Object.keys(op.responses[status]?.headers ?? {}).sort();
+    const getCampaign = doc.paths['/campaigns/{id}']!.get!;
+    expect(names(getCampaign, '200')).to.deep.equal(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
+    expect(names(getCampaign, '404')).to.deep.equal(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
+    expect(names(getCampaign, '429')).to.deep.equal(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']);
+    expect(names(getCampaign, '401')).to.deep.equal([]);
+    expect(names(doc.paths['/v1/me']!.get!, '200')).to.include('RateLimit-Remaining');
+    expect(names(doc.paths['/healthz']!.get!, '200')).to.deep.equal([]);
+  });
 });

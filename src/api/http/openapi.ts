@@ -17,6 +17,18 @@ const ERROR_TEXT: Record<number, string> = {
   503: 'A dependency (PostgreSQL or Temporal) is unavailable',
 };
 
+const seconds = { type: 'integer', minimum: 0 };
+/** The IETF draft's rate-limit fields, as src/api/rate-limit/rate-limit-headers.ts sets them. */
+const RATE_LIMIT_HEADERS: Record<string, unknown> = {
+  'RateLimit-Limit': { required: true, description: 'Requests this account may make on this surface per minute.', schema: { type: 'integer', minimum: 1 } },
+  'RateLimit-Remaining': { required: true, description: 'Requests left in the current window after this one.', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Reset': { required: true, description: 'Seconds until the window starts over.', schema: seconds },
+};
+const RETRY_HEADERS: Record<string, unknown> = {
+  ...RATE_LIMIT_HEADERS,
+  'Retry-After': { required: true, description: 'Seconds to wait before the next request can pass.', schema: seconds },
+};
+
 /** TypeBox schemas carry symbol keys and `$id`s Ajv needs but an OpenAPI reader does not. */
 function plain(schema: TSchema): Record<string, unknown> {
   return JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
@@ -44,10 +56,19 @@ function parametersOf(route: AnyRoute): unknown[] {
 function errorStatuses(route: AnyRoute): number[] {
   const set = new Set<number>([500]);
   if (route.auth !== 'none') set.add(401).add(429);
-  if (route.params || route.query || route.body) set.add(400);
+  // A raw body can fail to read (400) as much as a JSON one can fail to parse.
+  if (route.params || route.query || route.body || route.rawBody) set.add(400);
   if (route.body || route.rawBody) set.add(413).add(415);
+  // An id in the path may name nothing, or something of another account.
+  if (route.params) set.add(404);
   for (const s of route.errors ?? []) set.add(s);
   return [...set].sort((a, b) => a - b);
+}
+
+/** Whether `{}` fails the body schema, i.e. whether a request without a body is refused. */
+function bodyIsRequired(schema: TSchema): boolean {
+  const s = schema as { type?: unknown; required?: unknown };
+  return s.type !== 'object' || (Array.isArray(s.required) && s.required.length > 0);
 }
 
 export interface OpenApiInfo {
@@ -79,6 +100,14 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: OpenApiInfo): Re
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       };
     }
+    if (route.auth !== 'none') {
+      // Counted routes: every answer after authentication carries the account's rate-limit state.
+      for (const [status, response] of Object.entries(responses)) {
+        if (status === '401') continue;
+        const r = response as Record<string, unknown>;
+        r.headers = { ...(r.headers as object | undefined), ...(status === '429' ? RETRY_HEADERS : RATE_LIMIT_HEADERS) };
+      }
+    }
     const op: Record<string, unknown> = {
       operationId: route.operationId,
       summary: route.summary,
@@ -94,7 +123,8 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: OpenApiInfo): Re
       op.requestBody = { required: true, description: route.rawBody.description, content };
     }
     if (route.body) {
-      op.requestBody = { required: true, content: { 'application/json': { schema: plain(route.body) } } };
+      // A bodiless request is validated as `{}` (mount.ts): the body is required only when that fails.
+      op.requestBody = { required: bodyIsRequired(route.body), content: { 'application/json': { schema: plain(route.body) } } };
     }
     const p = toOpenApiPath(route.path);
     paths[p] = { ...(paths[p] ?? {}), [route.method]: op };
