@@ -67,9 +67,10 @@ function table(rows: [string, number][], totalUs: number, limit: number): string
 /**
  * Text summary: self time by category, inclusive time by category (a category counts once per
  * sample, so "sequelize 40%" means 40% of busy samples had sequelize code on the stack), and the
- * hottest functions by self time. Percentages are of busy (non-idle) time.
+ * hottest functions by self time. Percentages are of busy (non-idle) time; samples of the first
+ * `skipFirstMs` are left out.
  */
-export function summariseCpuProfile(profile: CpuProfile, limit = 18): string {
+export function summariseCpuProfile(profile: CpuProfile, limit = 18, skipFirstMs = 0): string {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -78,8 +79,12 @@ export function summariseCpuProfile(profile: CpuProfile, limit = 18): string {
   const selfByFn = new Map<string, number>();
   let totalUs = 0;
   let idleUs = 0;
+  let elapsedUs = 0;
   profile.samples.forEach((id, i) => {
     const dt = profile.timeDeltas[i] ?? 0;
+    elapsedUs += dt;
+    // Start-up (module loading, compiling) is not the steady state a scenario measures.
+    if (elapsedUs < skipFirstMs * 1000) return;
     const node = byId.get(id);
     if (!node) return;
     const { functionName, url, lineNumber } = node.callFrame;

@@ -1,4 +1,5 @@
 import type { Scenario } from '../lib/scenario';
+import { campaignReadScenario } from './campaign-read';
 import { campaignScaleScenario } from './campaign-scale';
 import { meScenario } from './me';
 import { openPixelScenario } from './open-pixel';
@@ -8,4 +9,4 @@ import { webhookLatencyScenario } from './webhook-latency';
 import { webhookThroughputScenario } from './webhook-throughput';
 
 /** Every scenario, in the order `npm run bench` runs them when none is named. */
-export const SCENARIOS: readonly Scenario[] = [meScenario, openPixelScenario, smtpSendScenario, pauseLatencyScenario, campaignScaleScenario, webhookThroughputScenario, webhookLatencyScenario];
+export const SCENARIOS: readonly Scenario[] = [meScenario, campaignReadScenario, openPixelScenario, smtpSendScenario, pauseLatencyScenario, campaignScaleScenario, webhookThroughputScenario, webhookLatencyScenario];

@@ -119,7 +119,8 @@ export async function campaignDetail(sequelize: Sequelize, accountId: string, ca
   return c === undefined ? null : detailOf(c, now);
 }
 
-function detailOf(c: CampaignDetailRow, now: Date): CampaignDetail {
+/** The detail of a row of CAMPAIGN_DETAIL_QUERY (exported for the benchmark's floor, which renders the same body). */
+export function detailOf(c: CampaignDetailRow, now: Date): CampaignDetail {
   return {
     id: c.id,
     createdVia: c.created_via,

@@ -1,0 +1,48 @@
+/**
+ * Database floor for GET /campaigns/:id: bare node:http plus a pg.Pool of the service's size,
+ * doing the read the service does for that route (CAMPAIGN_DETAIL_QUERY of
+ * src/campaigns/reporting/campaign-detail.ts, as the same named prepared statement, for the
+ * account in BENCH_ACCOUNT_ID) and answering the same body through the service's own rendering.
+ * No authentication, no rate limit, no framework: what the stack costs above this is those.
+ *
+ * Env: BENCH_DATABASE_URL, BENCH_POOL_MAX, BENCH_ACCOUNT_ID, BENCH_PUBLIC_BASE_URL.
+ */
+import http from 'node:http';
+import pg from 'pg';
+import { campaignDetailView } from '../../src/api/resources/campaign-reports/views';
+import { CAMPAIGN_DETAIL_QUERY, detailOf, type CampaignDetailRow } from '../../src/campaigns/reporting/campaign-detail';
+import { applyServiceTimeouts, listenLocal, runChild } from './child';
+
+const PATH = /^\/campaigns\/([A-Za-z0-9_]{1,64})$/;
+
+function send(res: http.ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+runChild(async () => {
+  const connectionString = process.env.BENCH_DATABASE_URL;
+  const max = Number(process.env.BENCH_POOL_MAX);
+  const accountId = process.env.BENCH_ACCOUNT_ID;
+  const publicBaseUrl = process.env.BENCH_PUBLIC_BASE_URL;
+  if (!connectionString || !Number.isInteger(max) || max < 1 || !accountId || !publicBaseUrl) {
+    throw new Error('BENCH_DATABASE_URL, BENCH_POOL_MAX, BENCH_ACCOUNT_ID and BENCH_PUBLIC_BASE_URL are required');
+  }
+  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 10_000 });
+
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    const m = PATH.exec(req.url ?? '');
+    if (!m) return send(res, 404, '{"error":"campaign not found"}');
+    const { rows } = await pool.query<CampaignDetailRow>({ name: 'campaign_detail', text: CAMPAIGN_DETAIL_QUERY, values: [m[1], accountId] });
+    const row = rows[0];
+    if (row === undefined) return send(res, 404, '{"error":"campaign not found"}');
+    send(res, 200, JSON.stringify(campaignDetailView(detailOf(row, new Date()), { publicBaseUrl })));
+  };
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => send(res, 500, JSON.stringify({ error: (err as Error).message })));
+  });
+  applyServiceTimeouts(server);
+  await listenLocal(server);
+  return { server, close: () => pool.end() };
+});
