@@ -15,7 +15,9 @@ import { meetingRoutes } from './resources/meetings/routes';
 import { qualifyRoutes } from './resources/qualify/routes';
 import { trackingRoutes } from './resources/tracking/routes';
 import { usageRoutes } from './resources/usage/routes';
+import { v1CampaignRoutes } from './resources/v1-campaigns/routes';
+import { v1ReportRoutes } from './resources/v1-reports/routes';
 import { webhookRoutes } from './resources/webhooks/routes';
 
 /** Every resource's routes, in one list: the router and the OpenAPI document are built from it. */
-export const RESOURCE_ROUTES: readonly AnyRoute[] = [...healthRoutes, ...meRoutes, ...apiKeyRoutes, ...campaignRoutes, ...campaignReportRoutes, ...usageRoutes, ...benchmarkRoutes, ...dashboardRoutes, ...integrationRoutes, ...mailboxRoutes, ...trackingRoutes, ...inboundRoutes, ...meetingRoutes, ...leadRoutes, ...companyRoutes, ...qualifyRoutes, ...webhookRoutes];
+export const RESOURCE_ROUTES: readonly AnyRoute[] = [...healthRoutes, ...meRoutes, ...apiKeyRoutes, ...campaignRoutes, ...campaignReportRoutes, ...usageRoutes, ...benchmarkRoutes, ...dashboardRoutes, ...integrationRoutes, ...mailboxRoutes, ...trackingRoutes, ...inboundRoutes, ...meetingRoutes, ...leadRoutes, ...companyRoutes, ...qualifyRoutes, ...v1CampaignRoutes, ...v1ReportRoutes, ...webhookRoutes];

@@ -1,4 +1,4 @@
-import type { Sequelize } from 'sequelize';
+import { QueryTypes, type Sequelize } from 'sequelize';
 import { toUsd, type Campaign, type CampaignStatus } from '../../db/models/campaign';
 import { preparedQuery } from '../../db/prepared-query';
 import { COUNT_COLUMNS, type CampaignCounts } from './campaign-counts';
@@ -92,13 +92,8 @@ export interface CampaignDetailRow extends CampaignCounts {
   spent_today_usd: number;
 }
 
-/**
- * One statement, prepared per connection: the campaign by primary key (and owner), its counts
- * over `email_events` and today's spend over `costs`, both through their campaign indexes. A GET
- * of a campaign is the hottest read of both surfaces, so it costs one round trip, not three.
- * Exported so the benchmark's database floor runs exactly this read.
- */
-export const CAMPAIGN_DETAIL_QUERY = `
+/** The columns and joins of a campaign's detail over the campaigns `source` gives (a table or a subquery named c). */
+const detailFrom = (source: string): string => `
 SELECT c.id, c.created_via, c.name, c.mcp, c.target_url, c.brand_id, c.target_audience, c.target_outcome, c.value_for_target,
        c.budget_max_daily_usd::text, c.budget_max_weekly_usd::text, c.budget_max_monthly_usd::text,
        c.schedule_frequency, c.schedule_trial_days, c.schedule_start_date::text, c.timezone,
@@ -108,8 +103,17 @@ SELECT c.id, c.created_via, c.name, c.mcp, c.target_url, c.brand_id, c.target_au
        e.*,
        (SELECT round(coalesce(sum(amount_usd), 0), 6)::float8 FROM costs
          WHERE campaign_id = c.id AND occurred_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') AS spent_today_usd
-  FROM campaigns c
+  FROM ${source}
   CROSS JOIN LATERAL (SELECT ${COUNT_COLUMNS} FROM email_events WHERE campaign_id = c.id) e
+`;
+
+/**
+ * One statement, prepared per connection: the campaign by primary key (and owner), its counts
+ * over `email_events` and today's spend over `costs`, both through their campaign indexes. A GET
+ * of a campaign is the hottest read of both surfaces, so it costs one round trip, not three.
+ * Exported so the benchmark's database floor runs exactly this read.
+ */
+export const CAMPAIGN_DETAIL_QUERY = `${detailFrom('campaigns c')}
  WHERE c.id = $1 AND c.account_id = $2`;
 
 /** The campaign if `accountId` owns it, with its counts and spend; null otherwise. */
@@ -165,4 +169,35 @@ export function detailOf(c: CampaignDetailRow, now: Date): CampaignDetail {
     completedAt: c.completed_at,
     failedAt: c.failed_at,
   };
+}
+
+export interface CampaignPage {
+  readonly details: readonly CampaignDetail[];
+  readonly total: number;
+}
+
+/**
+ * A page of the account's campaigns, newest first (the order of Surface A's list), each with its
+ * detail: the page's rows are picked first (the (account, created_at) index), and the counts and
+ * spend are read for those rows only, however many campaigns the account has.
+ */
+export async function campaignDetailsPage(
+  sequelize: Sequelize,
+  accountId: string,
+  opts: { readonly status?: CampaignStatus; readonly limit: number; readonly offset: number },
+  now = new Date(),
+): Promise<CampaignPage> {
+  const page = `(SELECT * FROM campaigns WHERE account_id = $1 AND ($2::text IS NULL OR status = $2)
+                 ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4) c`;
+  const sql = `${detailFrom(page)}
+ ORDER BY c.created_at DESC, c.id DESC`;
+  const bind = [accountId, opts.status ?? null];
+  const [rows, counted] = await Promise.all([
+    sequelize.query<CampaignDetailRow>(sql, { bind: [...bind, opts.limit, opts.offset], type: QueryTypes.SELECT }),
+    sequelize.query<{ total: number }>('SELECT count(*)::int AS total FROM campaigns WHERE account_id = $1 AND ($2::text IS NULL OR status = $2)', {
+      bind,
+      type: QueryTypes.SELECT,
+    }),
+  ]);
+  return { details: rows.map((r) => detailOf(r, now)), total: counted[0]!.total };
 }

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { Config } from '../../../config/config';
-import { siteUrl } from '../../../companies/site-url';
+import { companyDomain, siteUrl } from '../../../companies/site-url';
 import { ScrapeError } from '../../../companies/scrape-error';
 import type { NewCampaign } from '../../../campaigns/start-campaign';
 import { findTemplate, TEMPLATE_NAMES } from '../../../../workflows/campaign/templates';
@@ -10,6 +10,14 @@ import type { CreateCampaignBody } from './schemas';
 
 type Body = Static<typeof CreateCampaignBody>;
 
+/** A campaign's schedule when the request says nothing: every day, 09:00-17:00 UTC. */
+export const DEFAULT_SCHEDULE = {
+  scheduleFrequency: 'daily',
+  timezone: 'UTC',
+  sendWindowStartMinute: 9 * 60,
+  sendWindowEndMinute: 17 * 60,
+} as const satisfies Partial<NewCampaign>;
+
 /**
  * The campaign row from a Surface A create request: what JSON Schema cannot say is checked here
  * (a known template, a usable target, a real time zone, a window that ends after it starts, a
@@ -18,19 +26,13 @@ type Body = Static<typeof CreateCampaignBody>;
 export function campaignFieldsFromA(body: Body, accountId: string, config: Pick<Config, 'allowLoopbackEgress'>): NewCampaign {
   const template = findTemplate(body.mcp);
   if (template === undefined) throw badRequest(`unknown mcp ${JSON.stringify(body.mcp)}: valid values are ${TEMPLATE_NAMES.join(', ')}`);
-  let target: URL;
-  try {
-    target = siteUrl(body.target_url);
-  } catch (err) {
-    if (err instanceof ScrapeError) throw badRequest(`target_url: ${err.message.replace(/^url /, '')}`);
-    throw err;
-  }
+  const target = siteField(body.target_url, 'target_url');
   const schedule = body.schedule ?? {};
-  const timezone = schedule.timezone ?? 'UTC';
+  const timezone = schedule.timezone ?? DEFAULT_SCHEDULE.timezone;
   if (!isTimeZone(timezone)) throw badRequest(`schedule.timezone: unknown time zone ${JSON.stringify(timezone)} (use an IANA name such as Europe/Berlin)`);
   const window = schedule.send_window;
-  const startMinute = window === undefined ? 540 : minutesOf(window.start);
-  const endMinute = window === undefined ? 1020 : minutesOf(window.end);
+  const startMinute = window === undefined ? DEFAULT_SCHEDULE.sendWindowStartMinute : minutesOf(window.start);
+  const endMinute = window === undefined ? DEFAULT_SCHEDULE.sendWindowEndMinute : minutesOf(window.end);
   if (startMinute >= endMinute) throw badRequest('schedule.send_window: end must be after start');
   if (body.calendar_link !== undefined && !/^https:\/\//i.test(body.calendar_link)) throw badRequest('calendar_link must be an https URL');
   const webhookUrl = body.reporting?.webhook_url;
@@ -45,11 +47,12 @@ export function campaignFieldsFromA(body: Body, accountId: string, config: Pick<
     name: body.name ?? `${template.title} for ${target.hostname.replace(/^www\./, '')}`,
     mcp: template.name,
     targetUrl: body.target_url.trim(),
+    brandId: brandIdOf(target),
     targetAudience: body.target_audience ?? null,
     budgetMaxDailyUsd: usd(budget.max_daily_usd),
     budgetMaxWeeklyUsd: usd(budget.max_weekly_usd),
     budgetMaxMonthlyUsd: usd(budget.max_monthly_usd),
-    scheduleFrequency: schedule.frequency ?? 'daily',
+    scheduleFrequency: schedule.frequency ?? DEFAULT_SCHEDULE.scheduleFrequency,
     scheduleTrialDays: schedule.trial_days ?? null,
     scheduleStartDate: schedule.start_date ?? null,
     timezone,
@@ -62,8 +65,30 @@ export function campaignFieldsFromA(body: Body, accountId: string, config: Pick<
   };
 }
 
+/**
+ * The site a campaign speaks for (`target_url` on A, `brandUrl` on B) as a URL, checked the way a
+ * scrape checks it (a bare domain means https); a 400 naming the field when it is unusable.
+ */
+export function siteField(value: string, field: string): URL {
+  try {
+    return siteUrl(value);
+  } catch (err) {
+    if (err instanceof ScrapeError) throw badRequest(`${field}: ${err.message.replace(/^url /, '')}`);
+    throw err;
+  }
+}
+
+/**
+ * The brand a campaign speaks for: its site's host, lower-case, without `www.` and port (the key a
+ * scraped company has), so `https://www.Acme.com/en` and `acme.com` are one brand. Costs copy it,
+ * and the cost and delivery statistics of Surface B group and filter by it.
+ */
+export function brandIdOf(site: URL): string {
+  return companyDomain(site);
+}
+
 /** DECIMAL columns take strings: no binary float reaches the database. */
-const usd = (v: number | undefined): string | null => (v === undefined ? null : String(v));
+export const usd = (v: number | undefined): string | null => (v === undefined ? null : String(v));
 
 function minutesOf(hhmm: string): number {
   const [h, m] = hhmm.split(':').map(Number) as [number, number];

@@ -1,14 +1,12 @@
 import type { WhereOptions } from 'sequelize';
-import { CampaignNotFound, pauseCampaign, resumeCampaign, TransitionNotAllowed, type ControlDeps, type ControlResult } from '../../../campaigns/campaign-control';
+import { pauseCampaign, resumeCampaign } from '../../../campaigns/campaign-control';
 import { dashboardUrl } from '../../../campaigns/dashboard-url';
 import { startCampaign } from '../../../campaigns/start-campaign';
 import { Campaign } from '../../../db/models';
-import type { AppDeps } from '../../deps';
-import { conflict, notFound, serviceUnavailable } from '../../http/errors';
 import { defineRoute } from '../../http/route';
+import { control, controlDeps, withTemporal } from './campaign-actions';
 import { campaignFieldsFromA } from './create-fields';
 import { CampaignId, CampaignListQuery, CampaignListResponse, CreateCampaignBody, CreateCampaignResponse, PauseResponse, ResumeResponse } from './schemas';
-import { isTemporalUnavailable } from './temporal-errors';
 
 const listCampaigns = defineRoute({
   method: 'get',
@@ -108,29 +106,5 @@ const resume = defineRoute({
     return { body: { id: r.id, status: r.status, resumed_at: r.at.toISOString() } };
   },
 });
-
-function controlDeps(deps: AppDeps): ControlDeps {
-  return { sequelize: deps.sequelize, temporal: deps.temporal.get(), config: deps.config };
-}
-
-async function control(what: string, fn: () => Promise<ControlResult>): Promise<ControlResult> {
-  try {
-    return await withTemporal(what, fn);
-  } catch (err) {
-    if (err instanceof CampaignNotFound) throw notFound('campaign not found');
-    if (err instanceof TransitionNotAllowed) throw conflict(err.message);
-    throw err;
-  }
-}
-
-/** Temporal down or unreachable: a 503 the client can retry, with nothing changed. */
-async function withTemporal<T>(what: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (isTemporalUnavailable(err)) throw serviceUnavailable(`could not ${what}: the workflow service is unavailable, try again shortly`);
-    throw err;
-  }
-}
 
 export const campaignRoutes = [listCampaigns, createCampaign, pause, resume];

@@ -1,0 +1,39 @@
+import type { Static } from '@sinclair/typebox';
+import type { NewCampaign } from '../../../campaigns/start-campaign';
+import { badRequest } from '../../http/errors';
+import { brandIdOf, DEFAULT_SCHEDULE, siteField, usd } from '../campaigns/create-fields';
+import type { V1CreateCampaignBody } from './schemas';
+
+type Body = Static<typeof V1CreateCampaignBody>;
+
+/** Surface B has no template field: its campaigns run the general sales sequence. */
+export const SURFACE_B_TEMPLATE = 'sales_outreach';
+
+/** Trimmed text, or null when there is none: a blank optional field says nothing. */
+function optionalText(value: string | undefined): string | null {
+  const text = value?.trim() ?? '';
+  return text === '' ? null : text;
+}
+
+/**
+ * The campaign row from a Surface B create request. brandUrl is checked exactly as Surface A's
+ * target_url (it becomes the row's target_url); schedule and sending window are A's defaults.
+ */
+export function campaignFieldsFromB(body: Body, accountId: string): NewCampaign {
+  const name = body.name.trim();
+  if (name === '') throw badRequest('body.name must not be blank');
+  const site = siteField(body.brandUrl, 'brandUrl');
+  return {
+    accountId,
+    createdVia: 'b',
+    name,
+    mcp: SURFACE_B_TEMPLATE,
+    targetUrl: body.brandUrl.trim(),
+    brandId: brandIdOf(site),
+    targetAudience: optionalText(body.targetAudience),
+    targetOutcome: optionalText(body.targetOutcome),
+    valueForTarget: optionalText(body.valueForTarget),
+    budgetMaxDailyUsd: usd(body.maxBudgetDailyUsd),
+    ...DEFAULT_SCHEDULE,
+  };
+}
