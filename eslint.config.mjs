@@ -50,7 +50,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'fuzz/**/*.ts'],
     rules: { '@typescript-eslint/no-unused-expressions': 'off', 'no-console': 'off' },
   },
 );

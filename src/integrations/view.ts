@@ -25,7 +25,8 @@ export interface IntegrationsView {
 }
 
 export function maskSecret(value: string | null): MaskedSecret | null {
-  return value === null ? null : { configured: true, last4: value.slice(-4) };
+  // By code point, as the schema counts: slice(-4) could cut a surrogate pair in half.
+  return value === null ? null : { configured: true, last4: Array.from(value).slice(-4).join('') };
 }
 
 export function toView(s: IntegrationSettings): IntegrationsView {

@@ -9,7 +9,9 @@ export interface RunningHttpServer {
 }
 
 export async function listen(app: Koa, host: string, port: number): Promise<RunningHttpServer> {
-  const server = http.createServer(app.callback());
+  // 64 KB rather than Node's 16 KB: a click link's signed target URL (up to 8192 characters,
+  // percent-encoded in the query) must fit; beyond it Node answers 431 itself.
+  const server = http.createServer({ maxHeaderSize: 64 * 1024 }, app.callback());
   // Keep-alive sockets outlive a load balancer's idle timeout, never the other way round.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;

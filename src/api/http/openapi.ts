@@ -13,9 +13,13 @@ const ERROR_TEXT: Record<number, string> = {
   413: 'Request body over 1 MB',
   415: 'Content-Type is not application/json',
   429: 'Rate limit exceeded',
+  431: 'Request line and headers over 64 KB (answered by the HTTP server, without a body)',
   500: 'Internal server error',
   503: 'A dependency (PostgreSQL or Temporal) is unavailable',
 };
+
+/** Answered by Node's HTTP server before the application sees the request: no JSON body. */
+const BODYLESS = new Set([431]);
 
 const seconds = { type: 'integer', minimum: 0 };
 /** The IETF draft's rate-limit fields, as src/api/rate-limit/rate-limit-headers.ts sets them. */
@@ -61,6 +65,8 @@ function errorStatuses(route: AnyRoute): number[] {
   if (route.body || route.rawBody) set.add(413).add(415);
   // An id in the path may name nothing, or something of another account.
   if (route.params) set.add(404);
+  // The URL carries the client's values: long enough, the HTTP server refuses it before routing.
+  if (route.params || route.query) set.add(431);
   for (const s of route.errors ?? []) set.add(s);
   return [...set].sort((a, b) => a - b);
 }
@@ -97,13 +103,13 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: OpenApiInfo): Re
     for (const status of errorStatuses(route)) {
       responses[String(status)] ??= {
         description: ERROR_TEXT[status] ?? 'Error',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        ...(BODYLESS.has(status) ? {} : { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }),
       };
     }
     if (route.auth !== 'none') {
       // Counted routes: every answer after authentication carries the account's rate-limit state.
       for (const [status, response] of Object.entries(responses)) {
-        if (status === '401') continue;
+        if (status === '401' || BODYLESS.has(Number(status))) continue;
         const r = response as Record<string, unknown>;
         r.headers = { ...(r.headers as object | undefined), ...(status === '429' ? RETRY_HEADERS : RATE_LIMIT_HEADERS) };
       }
