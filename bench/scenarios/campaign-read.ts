@@ -19,6 +19,9 @@ const UNREACHED_LIMIT = '999999999';
  *   ceiling  bare node:http answering the same bytes
  *   floor    bare node:http + pg.Pool (service's pool size) doing the same read as the same
  *            prepared statement and rendering the same body, with no authentication or limit
+ *
+ * With BENCH_COMPARE=<dir>, the stack of that other checkout runs too, as `stack@<dir name>`
+ * (e.g. a checkout from before a change, to see what the change costs).
  */
 export const campaignReadScenario: Scenario = {
   name: 'campaign-read',
@@ -71,6 +74,10 @@ export const campaignReadScenario: Scenario = {
       body ??= stack.probe.body;
       rounds.add((await measureServer(ctx, { name: 'ceiling', script: 'bench/servers/ceiling.ts', env: { BENCH_BODY: body } }, request, { body })).measurement);
       rounds.add((await measureServer(ctx, { name: 'floor', script: 'bench/servers/campaign-floor.ts', env: floorEnv }, request, { body })).measurement);
+      for (const dir of ctx.settings.compareDirs) {
+        const other = { name: `stack@${path.basename(dir)}`, cwd: dir, script: 'bench/servers/stack.ts', env: { BENCH_SERVICE_ENV: JSON.stringify(serviceEnv) }, logToFile: true };
+        rounds.add((await measureServer(ctx, other, request, { body })).measurement);
+      }
     }
     const [counted] = await db.sequelize.query<{ points: number }>(`SELECT points FROM rate_limits WHERE key = $1`, {
       bind: [`a:${account.id}`],
@@ -81,6 +88,7 @@ export const campaignReadScenario: Scenario = {
       ratios: [
         { numerator: 'stack', denominator: 'ceiling' },
         { numerator: 'stack', denominator: 'floor', target: 0.7 },
+        ...ctx.settings.compareDirs.map((dir) => ({ numerator: 'stack', denominator: `stack@${path.basename(dir)}` })),
       ],
       notes: [
         '',
