@@ -9,8 +9,12 @@ interface ApiProcess {
   readonly baseUrl: string;
 }
 
-/** `start:api` as its own process on the shared database, with the limits of a real deployment (the defaults). */
-async function startApiProcess(db: TestDatabase): Promise<ApiProcess> {
+/**
+ * `start:api` as its own process on the shared database, with the limits of a real deployment (the
+ * defaults). The process is recorded in `started` before it is waited for, so a start that times
+ * out is still stopped by the suite.
+ */
+async function startApiProcess(db: TestDatabase, started: RoleProcess[]): Promise<ApiProcess> {
   const port = await freePort();
   const role = startRole('api', {
     ...process.env,
@@ -23,6 +27,7 @@ async function startApiProcess(db: TestDatabase): Promise<ApiProcess> {
     RATE_LIMIT_PRO_PER_MINUTE: '',
     RATE_LIMIT_B_PER_MINUTE: '',
   });
+  started.push(role);
   const baseUrl = `http://127.0.0.1:${port}`;
   // /readyz would wait for Temporal, which these routes never use.
   await until('api listening', async () => ((await request(`${baseUrl}/healthz`)).status === 200 ? true : undefined), 90_000);
@@ -49,14 +54,15 @@ describe('rate limits per account, counted in PostgreSQL across API processes', 
   let db: TestDatabase;
   let one: ApiProcess;
   let two: ApiProcess;
+  const started: RoleProcess[] = [];
   const processes = (): ApiProcess[] => [one, two];
 
   before(async () => {
     db = await createTestDatabase();
-    [one, two] = await Promise.all([startApiProcess(db), startApiProcess(db)]);
+    [one, two] = await Promise.all([startApiProcess(db, started), startApiProcess(db, started)]);
   });
   after(async () => {
-    await Promise.all(processes().filter(Boolean).map((p) => stopRole(p.role.child)));
+    await Promise.all(started.map((role) => stopRole(role.child)));
     await db?.drop();
   });
 
