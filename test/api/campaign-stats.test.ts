@@ -215,7 +215,7 @@ describe('campaign statistics (GET /campaigns/:id/stats, /stats/daily, /replies)
       const reversed = await get<DailyBody>(`/campaigns/${c.id}/stats/daily?start=2026-03-05&end=2026-03-04`);
       expect(reversed.status).to.equal(400);
       expect(reversed.body.error).to.equal('start (2026-03-05) is after end (2026-03-04)');
-      for (const q of ['start=2026-02-30', 'end=2025-02-29', 'start=2026-3-01', 'end=yesterday', 'start=2026-03-01T00:00:00Z', 'from=2026-03-01']) {
+      for (const q of ['start=2026-02-30', 'end=2025-02-29', 'start=2026-3-01', 'end=yesterday', 'start=2026-03-01T00:00:00Z', 'from=2026-03-01', 'start=0000-01-01&end=0000-01-02', 'start=1969-12-31&end=1970-01-01']) {
         const res = await get<DailyBody>(`/campaigns/${c.id}/stats/daily?${q}`);
         expect(res.status, q).to.equal(400);
         expect(res.body.error, q).to.match(/^query[. ]/);

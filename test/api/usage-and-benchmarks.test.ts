@@ -95,7 +95,7 @@ describe('GET /usage', () => {
   });
 
   it('refuses a period that is neither month nor YYYY-MM', async () => {
-    for (const p of ['week', '2026-13', '2026-00', '2026-1', '202601', '2026-01-01', 'MONTH']) {
+    for (const p of ['week', '2026-13', '2026-00', '2026-1', '202601', '2026-01-01', 'MONTH', '0000-01', '0099-12', '1969-12']) {
       const res = await usage(`?period=${p}`);
       expect(res.status, p).to.equal(400);
       expect(res.body.error, p).to.match(/^query\.period must match pattern/);

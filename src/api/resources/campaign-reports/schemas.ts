@@ -15,7 +15,8 @@ const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Un
 const Count = (description?: string) => Type.Integer({ minimum: 0, ...(description === undefined ? {} : { description }) });
 const Usd = (description: string) => Type.Number({ minimum: 0, description });
 const Fraction = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });
-const Day = (description: string) => Type.String({ format: 'date', description });
+/** Years from 1970: PostgreSQL has no year 0, and no campaign has a day before the epoch. */
+const Day = (description: string) => Type.String({ format: 'date', pattern: '^(19[7-9][0-9]|[2-9][0-9]{3})-', description });
 
 /**
  * The campaign in the path: the same schema as pause and resume, so every Surface A campaign path

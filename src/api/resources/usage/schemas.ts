@@ -4,7 +4,8 @@ export const UsageQuery = Type.Object(
   {
     period: Type.Optional(
       Type.String({
-        pattern: '^(month|[0-9]{4}-(0[1-9]|1[0-2]))$',
+        // Years from 1970: before it, JavaScript's Date.UTC reads years 0-99 as 1900-1999.
+        pattern: '^(month|(19[7-9][0-9]|[2-9][0-9]{3})-(0[1-9]|1[0-2]))$',
         default: 'month',
         description: '`month` (the current UTC calendar month, the default) or a month as YYYY-MM.',
       }),
