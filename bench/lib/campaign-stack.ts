@@ -5,6 +5,7 @@ import type { RunningServer } from './child-server';
 import type { BenchContext } from './context';
 import type { BenchDatabase } from './postgres';
 import { childPids } from './process-memory';
+import { UNREACHED_RATE_LIMITS } from './rate-limits';
 
 /** What the worker child reports about itself (bench/servers/worker.ts). */
 export interface WorkerInfo {
@@ -110,6 +111,7 @@ export async function startCampaignStack(ctx: BenchContext, opts: CampaignStackO
       SMTP_URL: `smtp://127.0.0.1:${new URL(sink.url).port}`,
       INBOUND_SMTP_PORT: String(await freePort()),
       PUBLIC_BASE_URL: 'https://track.bench.example',
+      ...UNREACHED_RATE_LIMITS, // pause-latency polls GET /campaigns/:id far past Pro's 1000 a minute
       TRACKING_SECRET: 'bench-tracking-secret',
       DEFAULT_FROM_EMAIL: 'sam@product.example',
       // The target site is on 127.0.0.1: the scrape must be allowed to reach it (dev/test setting).

@@ -4,10 +4,9 @@ import { AccountService } from '../../src/accounts/account-service';
 import { newId } from '../../src/accounts/ids';
 import { loadConfig } from '../../src/config/config';
 import { measureServer, Rounds } from '../lib/measure-server';
+import { UNREACHED_RATE_LIMITS } from '../lib/rate-limits';
 import type { Scenario } from '../lib/scenario';
 
-/** Far above what one run sends (~50,000 requests a minute at most here): the limiter counts every request and refuses none. */
-const UNREACHED_LIMIT = '999999999';
 
 /**
  * GET /campaigns/:id on Surface A: authenticated (Bearer key), rate-limited (the account's count
@@ -44,7 +43,7 @@ export const campaignReadScenario: Scenario = {
       DATABASE_URL: db.url,
       TEMPORAL_ADDRESS: '127.0.0.1:1', // nothing listens there; the client is lazy and this read never uses it
       LOG_LEVEL: ctx.settings.serviceLogLevel,
-      RATE_LIMIT_PRO_PER_MINUTE: UNREACHED_LIMIT,
+      ...UNREACHED_RATE_LIMITS,
     };
     const config = loadConfig(serviceEnv);
     const floorEnv = {
@@ -94,7 +93,7 @@ export const campaignReadScenario: Scenario = {
         '',
         `body ${Buffer.byteLength(body ?? '')} bytes, identical on every server (every response checked); pool size ${config.databasePoolMax}; service LOG_LEVEL=${ctx.settings.serviceLogLevel}`,
         `stack: ${statementsPerRequest.toFixed(2)} PostgreSQL transactions per request (auth lookups shared by concurrent requests of one key, limiter upserts by batch, one read each; the floor: 1)`,
-        `rate limit: Pro account at ${UNREACHED_LIMIT}/min, never reached; its counter in PostgreSQL reads ${counted?.points ?? 0} for the current window`,
+        `rate limit: Pro account at ${UNREACHED_RATE_LIMITS.RATE_LIMIT_PRO_PER_MINUTE}/min, never reached; its counter in PostgreSQL reads ${counted?.points ?? 0} for the current window`,
         'CPU us/req: CPU time (user+system, all threads) during the measured run / responses; pg = postmaster and its backends',
         ...rounds.notes(),
       ],

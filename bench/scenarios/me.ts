@@ -3,6 +3,7 @@ import path from 'node:path';
 import { AccountService } from '../../src/accounts/account-service';
 import { loadConfig } from '../../src/config/config';
 import { measureServer, Rounds } from '../lib/measure-server';
+import { UNREACHED_RATE_LIMITS } from '../lib/rate-limits';
 import type { RatioSpec, Scenario } from '../lib/scenario';
 
 async function fileStats(file: string): Promise<{ lines: number; bytes: number }> {
@@ -51,6 +52,7 @@ export const meScenario: Scenario = {
       DATABASE_URL: db.url,
       TEMPORAL_ADDRESS: '127.0.0.1:1', // nothing listens there; the client is lazy and /v1/me never uses it
       LOG_LEVEL: ctx.settings.serviceLogLevel,
+      ...UNREACHED_RATE_LIMITS,
     };
     const poolMax = loadConfig(serviceEnv).databasePoolMax;
     const floorEnv = { BENCH_DATABASE_URL: db.url, BENCH_POOL_MAX: String(poolMax) };
