@@ -5,7 +5,6 @@ import { createTestDatabase, type TestDatabase } from '../support/database';
 import { startRole, stopRole, until, type RoleProcess } from '../support/role-process';
 
 interface ApiProcess {
-  readonly role: RoleProcess;
   readonly baseUrl: string;
 }
 
@@ -31,7 +30,7 @@ async function startApiProcess(db: TestDatabase, started: RoleProcess[]): Promis
   const baseUrl = `http://127.0.0.1:${port}`;
   // /readyz would wait for Temporal, which these routes never use.
   await until('api listening', async () => ((await request(`${baseUrl}/healthz`)).status === 200 ? true : undefined), 90_000);
-  return { role, baseUrl };
+  return { baseUrl };
 }
 
 const header = (r: JsonResponse, name: string): number => Number(r.headers.get(name));

@@ -35,6 +35,20 @@ export const COUNT_COLUMNS = `
   count(DISTINCT email_id) FILTER (WHERE type = 'unsubscribed')::int AS "unsubscribed",
   count(*) FILTER (WHERE type = 'meeting_booked')::int AS "meetingsBooked"`;
 
+/** Just the counts of a row that carries COUNT_COLUMNS among others (a response lists exactly these). */
+export function countsOf(row: CampaignCounts): CampaignCounts {
+  return {
+    emailsSent: row.emailsSent,
+    delivered: row.delivered,
+    bounced: row.bounced,
+    opened: row.opened,
+    clicked: row.clicked,
+    replied: row.replied,
+    unsubscribed: row.unsubscribed,
+    meetingsBooked: row.meetingsBooked,
+  };
+}
+
 export async function campaignCounts(sequelize: Sequelize, campaignId: string): Promise<CampaignCounts> {
   const rows = await sequelize.query<CampaignCounts>(`SELECT ${COUNT_COLUMNS} FROM email_events WHERE campaign_id = $1`, {
     bind: [campaignId],

@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { toUsd, type Campaign, type CampaignStatus } from '../../db/models/campaign';
 import { preparedQuery } from '../../db/prepared-query';
-import { COUNT_COLUMNS, type CampaignCounts } from './campaign-counts';
+import { COUNT_COLUMNS, countsOf, type CampaignCounts } from './campaign-counts';
 import { DAY_MS } from './utc-dates';
 
 /** One campaign as its owner reads it: settings, live status and headline figures. */
@@ -153,16 +153,7 @@ export function detailOf(c: CampaignDetailRow, now: Date): CampaignDetail {
       sendWindow: { startMinute: c.send_window_start_minute, endMinute: c.send_window_end_minute },
     },
     reporting: { frequency: c.reporting_frequency, email: c.reporting_email, webhookUrl: c.reporting_webhook_url },
-    counts: {
-      emailsSent: c.emailsSent,
-      delivered: c.delivered,
-      bounced: c.bounced,
-      opened: c.opened,
-      clicked: c.clicked,
-      replied: c.replied,
-      unsubscribed: c.unsubscribed,
-      meetingsBooked: c.meetingsBooked,
-    },
+    counts: countsOf(c),
     startedAt: c.started_at,
     pausedAt: c.paused_at,
     resumedAt: c.resumed_at,

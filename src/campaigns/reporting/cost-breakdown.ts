@@ -6,16 +6,13 @@ export interface CampaignCosts {
   readonly aiGenerationUsd: number;
   readonly leadEnrichmentUsd: number;
   readonly emailSendingUsd: number;
-  /** Spent since 00:00 UTC today: the window of the daily budget. */
-  readonly todayUsd: number;
 }
 
 const SQL = `
 SELECT round(coalesce(sum(amount_usd), 0), 6)::float8 AS "totalUsd",
        round(coalesce(sum(amount_usd) FILTER (WHERE category = 'ai_generation'), 0), 6)::float8 AS "aiGenerationUsd",
        round(coalesce(sum(amount_usd) FILTER (WHERE category = 'lead_enrichment'), 0), 6)::float8 AS "leadEnrichmentUsd",
-       round(coalesce(sum(amount_usd) FILTER (WHERE category = 'email_sending'), 0), 6)::float8 AS "emailSendingUsd",
-       round(coalesce(sum(amount_usd) FILTER (WHERE occurred_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'), 0), 6)::float8 AS "todayUsd"
+       round(coalesce(sum(amount_usd) FILTER (WHERE category = 'email_sending'), 0), 6)::float8 AS "emailSendingUsd"
   FROM costs
  WHERE campaign_id = $1`;
 

@@ -1,17 +1,14 @@
-import { campaignDetail } from '../../../campaigns/reporting/campaign-detail';
 import { campaignStats } from '../../../campaigns/reporting/campaign-stats';
 import { dailyStats, resolveDailyRange } from '../../../campaigns/reporting/daily-stats';
 import { openExportRows } from '../../../campaigns/reporting/export-rows';
-import { findOwnedCampaign } from '../../../campaigns/reporting/owned-campaign';
 import { repliesPage } from '../../../campaigns/reporting/replies-page';
-import type { Campaign } from '../../../db/models';
-import { badRequest, notFound } from '../../http/errors';
+import { badRequest } from '../../http/errors';
 import { defineRoute } from '../../http/route';
 import { EXPORT_CONTENT_TYPES, exportBody, exportFileName } from './export';
+import { campaignDetailOr404, ownedCampaignOr404 } from './owned-or-404';
 import {
   CampaignDetailResponse,
   CampaignIdParams,
-  CampaignNotFound,
   CampaignStatsResponse,
   DailyStatsQuery,
   DailyStatsResponse,
@@ -27,12 +24,6 @@ import { campaignDetailView, campaignStatsView, dailyStatsView, replyView } from
  * render the same results. Another account's campaign is a 404, exactly like a missing one.
  */
 
-async function ownedCampaign(accountId: string, campaignId: string): Promise<Campaign> {
-  const c = await findOwnedCampaign(accountId, campaignId);
-  if (c === null) throw notFound(CampaignNotFound);
-  return c;
-}
-
 const getCampaign = defineRoute({
   method: 'get',
   path: '/campaigns/:id',
@@ -44,9 +35,7 @@ const getCampaign = defineRoute({
   responses: { 200: { description: 'The campaign', schema: CampaignDetailResponse } },
   errors: [404],
   handler: async ({ params }, { auth, deps }) => {
-    const detail = await campaignDetail(deps.sequelize, auth.accountId, params.id);
-    if (detail === null) throw notFound(CampaignNotFound);
-    return { body: campaignDetailView(detail, deps.config) };
+    return { body: campaignDetailView(await campaignDetailOr404(deps.sequelize, auth.accountId, params.id), deps.config) };
   },
 });
 
@@ -65,7 +54,7 @@ const getStats = defineRoute({
   responses: { 200: { description: 'The statistics', schema: CampaignStatsResponse } },
   errors: [404],
   handler: async ({ params }, { auth, deps }) => {
-    const c = await ownedCampaign(auth.accountId, params.id);
+    const c = await ownedCampaignOr404(auth.accountId, params.id);
     return { body: campaignStatsView(await campaignStats(deps.sequelize, c)) };
   },
 });
@@ -83,7 +72,7 @@ const getDailyStats = defineRoute({
   responses: { 200: { description: 'The days, oldest first', schema: DailyStatsResponse } },
   errors: [404],
   handler: async ({ params, query }, { auth, deps }) => {
-    const c = await ownedCampaign(auth.accountId, params.id);
+    const c = await ownedCampaignOr404(auth.accountId, params.id);
     const range = resolveDailyRange(c, query, new Date());
     if ('problem' in range) throw badRequest(range.problem);
     return { body: dailyStatsView(c.id, await dailyStats(deps.sequelize, c.id, range.start, range.end)) };
@@ -103,7 +92,7 @@ const listReplies = defineRoute({
   responses: { 200: { description: 'A page of replies', schema: RepliesResponse } },
   errors: [404],
   handler: async ({ params, query }, { auth, deps }) => {
-    const c = await ownedCampaign(auth.accountId, params.id);
+    const c = await ownedCampaignOr404(auth.accountId, params.id);
     const page = query.page ?? 1;
     const perPage = query.per_page ?? 20;
     const result = await repliesPage(deps.sequelize, c.id, { sentiment: query.sentiment, page, perPage });
@@ -130,7 +119,7 @@ const exportCampaign = defineRoute({
   responses: { 200: { description: 'The export file (text/csv, or application/json for format=json)', contentType: 'text/csv', alsoContentTypes: ['application/json'] } },
   errors: [404],
   handler: async ({ params, query }, { auth, deps, log }) => {
-    const c = await ownedCampaign(auth.accountId, params.id);
+    const c = await ownedCampaignOr404(auth.accountId, params.id);
     const format = query.format ?? 'csv';
     // Opened last: from here on the stream owns a pooled connection until Koa has sent or dropped it.
     const rows = await openExportRows(deps.sequelize, c.id);

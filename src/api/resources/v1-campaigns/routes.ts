@@ -1,11 +1,9 @@
 import { pauseCampaign, resumeCampaign } from '../../../campaigns/campaign-control';
-import { campaignDetail, campaignDetailsPage, type CampaignDetail } from '../../../campaigns/reporting/campaign-detail';
+import { campaignDetailsPage } from '../../../campaigns/reporting/campaign-detail';
 import { campaignStats } from '../../../campaigns/reporting/campaign-stats';
-import { findOwnedCampaign } from '../../../campaigns/reporting/owned-campaign';
 import { startCampaign } from '../../../campaigns/start-campaign';
-import { notFound } from '../../http/errors';
 import { defineRoute } from '../../http/route';
-import { CampaignNotFound } from '../campaign-reports/schemas';
+import { campaignDetailOr404, ownedCampaignOr404 } from '../campaign-reports/owned-or-404';
 import { control, controlDeps, withTemporal } from '../campaigns/campaign-actions';
 import { campaignFieldsFromB } from './create-fields';
 import {
@@ -46,7 +44,7 @@ const create = defineRoute({
     );
     return {
       status: 201,
-      body: v1CampaignView(await detailOf(deps.sequelize, auth.accountId, campaign.id), deps.config),
+      body: v1CampaignView(await campaignDetailOr404(deps.sequelize, auth.accountId, campaign.id), deps.config),
       headers: { Location: `/v1/campaigns/${campaign.id}` },
     };
   },
@@ -85,7 +83,7 @@ const get = defineRoute({
   params: V1CampaignIdParams,
   responses: { 200: { description: 'The campaign', schema: V1Campaign } },
   errors: [404],
-  handler: async ({ params }, { auth, deps }) => ({ body: v1CampaignView(await detailOf(deps.sequelize, auth.accountId, params.id), deps.config) }),
+  handler: async ({ params }, { auth, deps }) => ({ body: v1CampaignView(await campaignDetailOr404(deps.sequelize, auth.accountId, params.id), deps.config) }),
 });
 
 const stats = defineRoute({
@@ -103,8 +101,7 @@ const stats = defineRoute({
   responses: { 200: { description: 'The statistics', schema: V1CampaignStatsResponse } },
   errors: [404],
   handler: async ({ params }, { auth, deps }) => {
-    const c = await findOwnedCampaign(auth.accountId, params.id);
-    if (c === null) throw notFound(CampaignNotFound);
+    const c = await ownedCampaignOr404(auth.accountId, params.id);
     return { body: v1CampaignStatsView(await campaignStats(deps.sequelize, c)) };
   },
 });
@@ -146,11 +143,5 @@ const resume = defineRoute({
     return { body: { id: r.id, status: r.status, resumedAt: r.at.toISOString() } };
   },
 });
-
-async function detailOf(sequelize: Parameters<typeof campaignDetail>[0], accountId: string, campaignId: string): Promise<CampaignDetail> {
-  const detail = await campaignDetail(sequelize, accountId, campaignId);
-  if (detail === null) throw notFound(CampaignNotFound);
-  return detail;
-}
 
 export const v1CampaignRoutes = [create, list, get, stats, stop, resume];

@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import { dashboardUrl } from '../../../campaigns/dashboard-url';
+import { countsOf } from '../../../campaigns/reporting/campaign-counts';
 import type { CampaignDetail } from '../../../campaigns/reporting/campaign-detail';
 import type { CampaignStats } from '../../../campaigns/reporting/campaign-stats';
 import type { Config } from '../../../config/config';
@@ -47,16 +48,8 @@ export function v1CampaignStatsView(s: CampaignStats): Static<typeof V1CampaignS
     campaignId: s.campaignId,
     status: s.status,
     period: { start: s.period.start.toISOString(), end: s.period.end.toISOString() },
-    stats: {
-      emailsSent: c.emailsSent,
-      delivered: c.delivered,
-      bounced: c.bounced,
-      opened: c.opened,
-      clicked: c.clicked,
-      replied: c.replied,
-      unsubscribed: c.unsubscribed,
-      meetingsBooked: c.meetingsBooked,
-    },
+    // Surface B's names are the counts' own.
+    stats: countsOf(c),
     rates: { deliveryRate: r.deliveryRate, openRate: r.openRate, clickRate: r.clickRate, replyRate: r.replyRate, conversionRate: r.conversionRate },
     costs: {
       totalUsd: costs.totalUsd,
