@@ -40,10 +40,26 @@ export default tseslint.config(
               message: 'Workflows may import only @temporalio/workflow and pure modules under workflows/.',
             },
             {
-              regex: '^\\.\\.?/(\\.\\./)*(src|activities)(/|$)',
+              regex: '^\\.\\.?/(\\.\\./)*(src(?!/campaigns/model/)|activities)(/|$)',
               allowTypeImports: true,
-              message: 'Workflows may take only types from src/ and activities/ (activities run through proxyActivities).',
+              message: 'Workflows may take only types from src/ and activities/ (activities run through proxyActivities), and values from the pure src/campaigns/model/.',
             },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The campaign model is shared with the workflow bundle: pure, so it imports nothing but itself.
+    files: ['src/campaigns/model/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.map((name) => ({ name, message: 'The campaign model is pure: no Node built-ins.' })),
+          patterns: [
+            { regex: '^[^.]', message: 'The campaign model is pure: no packages.' },
+            { regex: '^\\.\\./', message: 'The campaign model imports only its own modules (the workflow bundle imports it).' },
           ],
         },
       ],

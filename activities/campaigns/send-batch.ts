@@ -8,7 +8,7 @@ import type { SenderHooks } from '../../src/sending/email-sender';
 import type { SendEmailInput, SendEmailResult } from '../../src/sending/types';
 import type { WrittenEmail } from '../../src/writing/types';
 import type { BatchHalt, BatchItem, BatchItemResult, BatchOutcome, SendBatchInput, SendBatchResult } from '../../workflows/campaign/contract';
-import type { StopFact } from '../../workflows/campaign/templates';
+import type { StopFact } from '../../src/campaigns/model/templates';
 import type { ActivityDeps } from '../index';
 import { sendEmail } from '../sending/send-email';
 import { writeCostKey, writeEmail, type WriteEmailActivityInput } from '../writing/write-email';

@@ -5,7 +5,8 @@ import { toUsd, type CampaignStatus } from '../db/models/campaign';
 import { campaignWorkflowId, pauseSignal, resumeSignal, stopSignal } from '../../workflows/campaign/contract';
 import { quotaUse } from './quota';
 import { TEMPORAL_CALL_MS } from './temporal-deadline';
-import { reachedBudgets, spendInWindows } from './spend-windows';
+import { reachedBudgets } from './model/budget-windows';
+import { spendInWindows } from './spend-windows';
 
 export interface ControlDeps {
   readonly sequelize: Sequelize;
@@ -77,7 +78,7 @@ export async function resumeCampaign(deps: ControlDeps, accountId: string, campa
     if (row.status !== 'paused' && row.status !== 'budget_paused') {
       throw new TransitionNotAllowed(`campaign ${campaignId} is ${row.status}: only a paused or budget_paused campaign can be resumed`);
     }
-    const limits = { daily: toUsd(row.budget_max_daily_usd), weekly: toUsd(row.budget_max_weekly_usd), monthly: toUsd(row.budget_max_monthly_usd) };
+    const limits = { dailyUsd: toUsd(row.budget_max_daily_usd), weeklyUsd: toUsd(row.budget_max_weekly_usd), monthlyUsd: toUsd(row.budget_max_monthly_usd) };
     const reached = reachedBudgets(await spendInWindows(deps.sequelize, campaignId, tx), limits);
     if (row.status === 'budget_paused' && reached.length > 0) {
       throw new TransitionNotAllowed(`campaign ${campaignId} has reached its ${reached.join(' and ')} budget: it resumes by itself when that budget window resets (00:00 UTC, Monday or the 1st)`);

@@ -1,5 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import type { StopFact } from '../../workflows/campaign/templates';
+import type { StopFact } from '../campaigns/model/templates';
 import { recordEmailFact } from '../records/email-events';
 import { emitEvent } from '../records/outbox';
 import { normalizeEmail, suppressAddress } from '../records/suppressions';

@@ -5,7 +5,9 @@
  *
  * Every text field may be missing (null) or messy (user-typed, scraped): writers must cope.
  */
-export type StepKind = 'first' | 'follow_up' | 'breakup';
+import type { StepKind } from '../campaigns/model/templates';
+
+export type { StepKind };
 
 export interface WriteEmailInput {
   /** The outreach template's name; picks the voice (sales, partnerships, recruiting, fundraising, else generic). */

@@ -2,7 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { expect } from 'chai';
 import { QueryTypes } from 'sequelize';
 import { campaignWorkflowId, statusQuery } from '../../workflows/campaign/contract';
-import { TEMPLATE_NAMES } from '../../workflows/campaign/templates';
+import { TEMPLATE_NAMES } from '../../src/campaigns/model/templates';
 import { createAccount, request, startTestApi, surfaceA, surfaceB } from '../support/api';
 import { useCampaignStack } from '../support/campaign-stack';
 import { pages, startFakeSite, type FakeSite } from '../support/fake-site';

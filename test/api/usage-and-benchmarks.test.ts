@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Campaign } from '../../src/db/models';
-import { TEMPLATE_NAMES } from '../../workflows/campaign/templates';
+import { TEMPLATE_NAMES } from '../../src/campaigns/model/templates';
 import { createAccount, request, surfaceA, useTestApi } from '../support/api';
 import { seedCampaign, seedCost, seedOutcome } from '../support/campaign-seed';
 

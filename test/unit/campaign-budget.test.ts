@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { addSpend, dueExceeded, dueWarnings, emptySpend, limitOf, pauseBudgetFigures, reachedLimits, remainingUsd, rollSpend, roundUsd, type Spend } from '../../workflows/campaign/budget';
-import type { CampaignBudget } from '../../workflows/campaign/contract';
+import { addSpend, dueExceeded, dueWarnings, emptySpend, limitOf, pauseBudgetFigures, reachedLimits, remainingUsd, rollSpend, roundUsd, type Spend } from '../../src/campaigns/model/budget-windows';
+import type { CampaignBudget } from '../../src/campaigns/model/status';
 
 /** Budget windows of a campaign: spend per window, room left, 80% warnings and limits reached. */
 describe('campaign budget', () => {

@@ -9,7 +9,7 @@ import {
   nextBudgetReset,
   nextSendSlot,
   type SlotRules,
-} from '../../workflows/campaign/calendar';
+} from '../../src/campaigns/model/calendar';
 
 /**
  * The campaign calendar: sending slots by frequency, time zone (including the 2026 DST changes of

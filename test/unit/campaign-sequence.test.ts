@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { BatchItemResult, CampaignCounters, LeadTrack } from '../../workflows/campaign/contract';
 import { applyBatch, awaitingFirstEmail, countStop, dueItems, newLead } from '../../workflows/campaign/sequence';
-import { findTemplate, type OutreachTemplate } from '../../workflows/campaign/templates';
+import { findTemplate, type OutreachTemplate } from '../../src/campaigns/model/templates';
 
 /** Email sequences of a campaign's leads: which steps are due, and what a batch's results change. */
 describe('campaign sequences', () => {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { statusQuery, type CampaignBudget } from '../../workflows/campaign/contract';
+import { statusQuery } from '../../workflows/campaign/contract';
+import { type CampaignBudget } from '../../src/campaigns/model/status';
 import { at, CampaignHarness, daysInMonth, firstDateAfter, iso, MINUTE, plusDays, weekday } from './support/campaign-harness';
 import type { FakeCampaignActivities, RecordedEvent } from './support/fake-activities';
 

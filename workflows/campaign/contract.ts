@@ -1,39 +1,12 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { StepKind } from '../../src/writing/types';
-import type { StopFact } from './templates';
+import type { BudgetType, CampaignBudget, CampaignEvent, CampaignStatus, SendFrequency, SendWindow, SpendWindow } from '../../src/campaigns/model/status';
+import type { StepKind, StopFact } from '../../src/campaigns/model/templates';
 
 /**
  * The campaign workflow's contract with the API (input, signals, queries) and with its activities
  * (their inputs and results). Pure types and definitions: both the workflow bundle and Node code
  * import this file.
  */
-
-/** The six statuses of the spec; the workflow owns the live one and mirrors it to the database. */
-export type CampaignStatus = 'starting' | 'running' | 'paused' | 'budget_paused' | 'completed' | 'failed';
-
-export type PauseReason = 'manual' | 'budget_exceeded' | 'quota_exceeded';
-export type CompletionReason = 'trial_ended' | 'schedule_complete';
-export type BudgetType = 'daily' | 'weekly' | 'monthly';
-/** daily: every day; weekdays: Monday to Friday; weekly: once a week, on the weekday the campaign started. */
-export type SendFrequency = 'daily' | 'weekdays' | 'weekly';
-
-export const SEND_FREQUENCIES: readonly SendFrequency[] = ['daily', 'weekdays', 'weekly'];
-/** The milestone counts of the spec; each fires once per campaign. */
-export const MILESTONES: readonly number[] = [100, 500, 1000];
-/** A budget warning fires when spend reaches this fraction of the limit. */
-export const BUDGET_WARNING_FRACTION = 0.8;
-
-export interface CampaignBudget {
-  readonly dailyUsd: number | null;
-  readonly weeklyUsd: number | null;
-  readonly monthlyUsd: number | null;
-}
-
-/** Minutes after local midnight, in the campaign's time zone: sending happens in [start, end). */
-export interface SendWindow {
-  readonly startMinute: number;
-  readonly endMinute: number;
-}
 
 export interface CampaignWorkflowInput {
   readonly campaignId: string;
@@ -82,16 +55,6 @@ export interface CampaignCounters {
   bounced: number;
 }
 
-/** Spend in the current budget windows; `key` names the window (a date, a Monday, a month). */
-export interface SpendWindow {
-  key: string;
-  usd: number;
-  /** The 80% warning was sent in this window. */
-  warned: boolean;
-  /** The limit was reached and announced in this window. */
-  exceeded: boolean;
-}
-
 export interface CarriedState {
   readonly status: CampaignStatus;
   readonly reason: string | null;
@@ -126,20 +89,6 @@ export interface CampaignStatusView {
   readonly totalCostUsd: number;
   /** How many times the workflow continued as new. */
   readonly runs: number;
-}
-
-/** An event for the webhook outbox, recorded with the transition or on its own. */
-export interface CampaignEvent {
-  readonly event: string;
-  readonly data: Record<string, unknown>;
-  /**
-   * The workflow does not see opens or deliveries; the activity that records the event fills
-   * these members from the database (authoritative for statistics) before writing it:
-   * - 'stats': data.stats = {emails_sent, delivered, opened, replied} (campaign.milestone);
-   * - 'final_stats': data.final_stats = {emails_sent, delivered, opened, replied, meetings_booked}
-   *   and data.total_cost_usd = every cost of the campaign (campaign.completed).
-   */
-  readonly fill?: 'stats' | 'final_stats';
 }
 
 export interface CampaignTransition {

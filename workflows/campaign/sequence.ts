@@ -2,9 +2,9 @@
  * The email sequences of a campaign's leads (pure): which steps are due on a sending day, and what
  * a batch's results change. The workflow keeps one LeadTrack per lead whose sequence is under way.
  */
-import { addDays } from './calendar';
+import { addDays } from '../../src/campaigns/model/calendar';
 import type { BatchItem, BatchItemResult, CampaignCounters, LeadTrack } from './contract';
-import type { OutreachTemplate, StopFact } from './templates';
+import type { OutreachTemplate, StopFact } from '../../src/campaigns/model/templates';
 
 /** A lead just found: its first email is due on `day`. */
 export function newLead(leadId: string, day: string): LeadTrack {

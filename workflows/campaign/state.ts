@@ -2,8 +2,9 @@
  * The workflow's mutable state (what continue-as-new carries) and the views built from it:
  * the status query's answer and the Markdown the Temporal Web UI shows as current details.
  */
-import { BUDGET_TYPES, emptySpend, limitOf, type Spend } from './budget';
-import type { CampaignBudget, CampaignCounters, CampaignStatus, CampaignStatusView, CampaignWorkflowInput, CarriedState, LeadTrack } from './contract';
+import { BUDGET_TYPES, emptySpend, limitOf, type Spend } from '../../src/campaigns/model/budget-windows';
+import type { CampaignCounters, CampaignStatusView, CampaignWorkflowInput, CarriedState, LeadTrack } from './contract';
+import type { CampaignBudget, CampaignStatus } from '../../src/campaigns/model/status';
 
 export interface CampaignState {
   status: CampaignStatus;

@@ -12,27 +12,13 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { AccountIdKey, CampaignIdKey, CampaignStatusKey, McpKey, type KeywordSearchAttribute } from '../search-attributes';
-import { addSpend, dueExceeded, dueWarnings, pauseBudgetFigures, reachedLimits, remainingUsd, rollSpend, roundUsd } from './budget';
-import { DAY_MS, isoWeekday, localDate, nextBudgetReset, nextSendSlot, startOfUtcDate, type SlotRules } from './calendar';
-import {
-  leadFactSignal,
-  MILESTONES,
-  pauseSignal,
-  resumeSignal,
-  statusQuery,
-  stopSignal,
-  type CampaignActivityContract,
-  type CampaignEvent,
-  type CampaignStatus,
-  type CampaignStatusView,
-  type CampaignWorkflowInput,
-  type ControlSignal,
-  type LeadFactSignal,
-  type SendBatchResult,
-} from './contract';
+import { addSpend, dueExceeded, dueWarnings, pauseBudgetFigures, reachedLimits, remainingUsd, rollSpend, roundUsd } from '../../src/campaigns/model/budget-windows';
+import { DAY_MS, isoWeekday, localDate, nextBudgetReset, nextSendSlot, startOfUtcDate, type SlotRules } from '../../src/campaigns/model/calendar';
+import { leadFactSignal, pauseSignal, resumeSignal, statusQuery, stopSignal, type CampaignActivityContract, type CampaignStatusView, type CampaignWorkflowInput, type ControlSignal, type LeadFactSignal, type SendBatchResult } from './contract';
+import { MILESTONES, type CampaignEvent, type CampaignStatus } from '../../src/campaigns/model/status';
 import { applyBatch, awaitingFirstEmail, countStop, dueItems, newLead } from './sequence';
 import { carry, describe, initialState, statusView } from './state';
-import { findTemplate, type OutreachTemplate } from './templates';
+import { findTemplate, type OutreachTemplate } from '../../src/campaigns/model/templates';
 
 type SearchAttributeUpdate = { key: KeywordSearchAttribute; value: string };
 function setSearchAttributes(pairs: SearchAttributeUpdate[]): void {

@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
-import type { CampaignEvent } from '../../../workflows/campaign/contract';
+import type { CampaignEvent } from '../model/status';
 import { campaignCounts } from '../reporting/campaign-counts';
 import { campaignCosts } from '../reporting/cost-breakdown';
 import { deterministicEventId } from './event-ids';

@@ -1,6 +1,6 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { EmailStatus } from '../../db/models/email';
-import type { StopFact } from '../../../workflows/campaign/templates';
+import type { StopFact } from '../model/templates';
 import type { WriteEmailInput } from '../../writing/types';
 
 /** Everything one item of a batch is decided on, read in one statement right before it. */

@@ -1,7 +1,8 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 
-export const CAMPAIGN_STATUSES = ['starting', 'running', 'paused', 'budget_paused', 'completed', 'failed'] as const;
-export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+import { CAMPAIGN_STATUSES, type CampaignStatus } from '../../campaigns/model/status';
+
+export { CAMPAIGN_STATUSES, type CampaignStatus };
 
 /**
  * A campaign as both surfaces see it. The workflow `campaign-<id>` owns the live status and

@@ -10,22 +10,9 @@
  *   cost (or defers it, when a test says so).
  */
 import { Context } from '@temporalio/activity';
-import type {
-  BatchItem,
-  BatchItemResult,
-  CampaignActivityContract,
-  CampaignEvent,
-  CampaignEventsInput,
-  CampaignStatus,
-  CampaignTransition,
-  PlanLeadsInput,
-  PlanLeadsResult,
-  PrepareCampaignInput,
-  PrepareCampaignResult,
-  SendBatchInput,
-  SendBatchResult,
-} from '../../../workflows/campaign/contract';
-import type { StopFact } from '../../../workflows/campaign/templates';
+import type { BatchItem, BatchItemResult, CampaignActivityContract, CampaignEventsInput, CampaignTransition, PlanLeadsInput, PlanLeadsResult, PrepareCampaignInput, PrepareCampaignResult, SendBatchInput, SendBatchResult } from '../../../workflows/campaign/contract';
+import type { CampaignEvent, CampaignStatus } from '../../../src/campaigns/model/status';
+import type { StopFact } from '../../../src/campaigns/model/templates';
 
 /** When and from which workflow run an activity was called (simulated time of its scheduling). */
 export interface CallInfo {

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { TEMPLATE_NAMES } from '../../../../workflows/campaign/templates';
+import { TEMPLATE_NAMES } from '../../../campaigns/model/templates';
 import { StringEnum } from '../campaign-reports/schemas';
 
 /** Benchmarks of every template together. */

@@ -3,7 +3,7 @@ import type { Config } from '../../../config/config';
 import { companyDomain, siteUrl } from '../../../companies/site-url';
 import { ScrapeError } from '../../../companies/scrape-error';
 import type { NewCampaign } from '../../../campaigns/start-campaign';
-import { findTemplate, TEMPLATE_NAMES } from '../../../../workflows/campaign/templates';
+import { findTemplate, TEMPLATE_NAMES } from '../../../campaigns/model/templates';
 import { normalizeWebhookUrl, webhookUrlProblem } from '../../../webhooks/webhook-url';
 import { badRequest } from '../../http/errors';
 import type { CreateCampaignBody } from './schemas';

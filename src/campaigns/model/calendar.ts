@@ -5,7 +5,7 @@
  * Dates are `YYYY-MM-DD` strings; instants are epoch milliseconds. Time zones go through
  * `Intl.DateTimeFormat`, which the workflow sandbox provides.
  */
-import type { BudgetType, SendFrequency, SendWindow } from './contract';
+import type { BudgetType, SendFrequency, SendWindow } from './status';
 
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;

@@ -8,7 +8,9 @@
  * `weekdays`) leaves on the next sending day. Every sequence stops for a lead who replies, books a
  * meeting, unsubscribes or bounces (STOP_FACTS); an auto-reply (out of office) does not stop it.
  */
-import type { StepKind } from '../../src/writing/types';
+
+/** What a step of a sequence is: the first email, a follow-up, or the last (breakup) email. */
+export type StepKind = 'first' | 'follow_up' | 'breakup';
 
 export interface SequenceStep {
   readonly kind: StepKind;

@@ -1,14 +1,16 @@
 /**
- * Budget windows of a campaign (pure): spend per daily, weekly and monthly window, when each
- * window's 80% warning and limit are due, and how much may still be spent.
+ * Budget windows of a campaign (pure), the one definition both sides use: which window an instant
+ * falls in (UTC day, ISO week from Monday, month), spend per window, when each window's 80%
+ * warning and limit are due, and how much may still be spent.
  *
- * The workflow owns this accounting: every cost its activities incur comes back in their results,
- * so the windows follow the workflow's clock (and the time-skipping tests) exactly.
+ * The workflow owns the live accounting: every cost its activities incur comes back in their
+ * results, so the windows follow the workflow's clock (and the time-skipping tests) exactly. The
+ * API reads recorded costs from the windows `windowStarts` gives (resume, usage).
  */
-import { budgetWindowKey } from './calendar';
-import { BUDGET_WARNING_FRACTION, type BudgetType, type CampaignBudget, type CampaignEvent, type SpendWindow } from './contract';
+import { budgetWindowKey, startOfUtcDate } from './calendar';
+import { BUDGET_TYPES, BUDGET_WARNING_FRACTION, type BudgetType, type CampaignBudget, type CampaignEvent, type SpendWindow } from './status';
 
-export const BUDGET_TYPES: readonly BudgetType[] = ['daily', 'weekly', 'monthly'];
+export { BUDGET_TYPES };
 export type Spend = Record<BudgetType, SpendWindow>;
 
 /** USD rounded to the micro-dollar, as costs are stored: sums of floats must not drift. */
@@ -54,12 +56,29 @@ export function addSpend(spend: Spend, usd: number): Spend {
   return { daily: add(spend.daily), weekly: add(spend.weekly), monthly: add(spend.monthly) };
 }
 
-/** Budget types whose limit the spend has reached. A limit of 0 allows no spend at all. */
-export function reachedLimits(spend: Spend, budget: CampaignBudget | undefined): BudgetType[] {
+/** USD spent in each current window. */
+export type WindowAmounts = Record<BudgetType, number>;
+
+/** The first instant (epoch ms, UTC) of each window holding `now`. */
+export function windowStarts(now: number): Record<BudgetType, number> {
+  const start = (type: BudgetType): number => {
+    const key = budgetWindowKey(type, now);
+    return startOfUtcDate(type === 'monthly' ? `${key}-01` : key);
+  };
+  return { daily: start('daily'), weekly: start('weekly'), monthly: start('monthly') };
+}
+
+/** Budget types whose limit the amounts have reached. A limit of 0 allows no spend at all. */
+export function reachedBudgets(spent: WindowAmounts, budget: CampaignBudget | undefined): BudgetType[] {
   return BUDGET_TYPES.filter((type) => {
     const limit = limitOf(budget, type);
-    return limit !== null && spend[type].usd >= limit;
+    return limit !== null && spent[type] >= limit;
   });
+}
+
+/** Budget types whose limit the workflow's spend windows have reached. */
+export function reachedLimits(spend: Spend, budget: CampaignBudget | undefined): BudgetType[] {
+  return reachedBudgets({ daily: spend.daily.usd, weekly: spend.weekly.usd, monthly: spend.monthly.usd }, budget);
 }
 
 /** The smallest room left under any limit, or null without a budget. */
