@@ -45,3 +45,9 @@ export function createActivities(deps: ActivityDeps) {
 }
 
 export type CampaignActivities = ReturnType<typeof createActivities>;
+/** Every activity the worker registers. */
+export type Activities = ReturnType<typeof createActivities>;
+/** What the campaign workflow proxies: its proxies are typed from the implementations. */
+export type CampaignWorkflowActivities = Pick<Activities, 'recordCampaignTransition' | 'emitCampaignEvents' | 'prepareCampaign' | 'planLeads' | 'sendCampaignBatch'>;
+/** What the webhook workflows (dispatcher, delivery retries) proxy. */
+export type WebhookWorkflowActivities = Pick<Activities, 'runWebhookDispatcher' | 'attemptWebhookDelivery' | 'markWebhookDeliveryFailed'>;
