@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { CampaignMissing } from '../../src/campaigns/campaign-missing';
-import { prepareTarget } from '../../src/campaigns/target/prepare-target';
+import { prepareTarget } from '../../src/campaigns/preparation/prepare-target';
 import { ScrapeError } from '../../src/companies';
 import { egressFor, type Egress } from '../../src/egress';
 import type { PrepareCampaignInput, PrepareCampaignResult } from '../../workflows/campaign/contract';

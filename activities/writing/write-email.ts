@@ -6,7 +6,7 @@ import { priceFor } from '../../src/ai/pricing';
 import { selectLlm } from '../../src/ai/select-llm';
 import type { FetchLike } from '../../src/ai/types';
 import { egressFor } from '../../src/egress';
-import { recordCost } from '../../src/records/costs';
+import { recordCost } from '../../src/costs/cost-repository';
 import { writeBuiltinEmail } from '../../src/writing/builtin/write-builtin';
 import { writeWithLlm, type LlmWrite } from '../../src/writing/llm/write-with-llm';
 import type { WriteEmailInput, WrittenEmail } from '../../src/writing/types';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import { QueryTypes } from 'sequelize';
 import { AccountService } from '../../src/accounts/account-service';
 import { newId } from '../../src/accounts/ids';
-import { setWebhookUrl, signingSecrets, webhookSettings } from '../../src/webhooks/settings-store';
+import { setWebhookUrl, signingSecrets, webhookSettings } from '../../src/webhooks/webhook-settings-repository';
 import type { SigningSecrets } from '../../src/webhooks/signing';
 import { normalizeWebhookUrl } from '../../src/webhooks/webhook-url';
 import { startCampaignStack, temporalParentDirFromEnv, type CampaignStack } from './campaign-stack';

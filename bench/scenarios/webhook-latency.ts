@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { QueryTypes } from 'sequelize';
 import { newId } from '../../src/accounts/ids';
 import { createEgress } from '../../src/egress';
-import { emitEvent } from '../../src/records/outbox';
+import { emitEvent } from '../../src/webhooks/outbox-repository';
 import { envelopeBody } from '../../src/webhooks/envelope';
 import { postWebhook } from '../../src/webhooks/post-webhook';
 import { signedHeaders } from '../../src/webhooks/signing';

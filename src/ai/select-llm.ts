@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import type { IntegrationSettings } from '../integrations/fields';
-import { readIntegrations } from '../integrations/store';
+import { readIntegrations } from '../integrations/integration-repository';
 import type { LlmIntegration } from './types';
 
 type LlmSettings = Pick<IntegrationSettings, 'openaiApiKey' | 'openaiModel' | 'anthropicApiKey' | 'anthropicModel' | 'llmProvider'>;

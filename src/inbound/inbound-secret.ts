@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 import type { Config } from '../config/config';
-import { serviceSecret } from '../records/service-secrets';
+import { serviceSecret } from '../config/service-secret-repository';
 
 // The stored secret never changes once generated, so each process reads it once per database.
 const cache = new WeakMap<Sequelize, Promise<string>>();

@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import type { IntegrationPatch } from './fields';
 import { patchProblem } from './patch-schema';
-import { readIntegrations, writeIntegrations } from './store';
+import { readIntegrations, writeIntegrations } from './integration-repository';
 import { toView, type IntegrationsView } from './view';
 
 /** A patch value the settings refuse; `field` names the offending setting. */

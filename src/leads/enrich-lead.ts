@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
-import { recordCost } from '../records/costs';
+import { recordCost } from '../costs/cost-repository';
 import type { ApolloClient } from './apollo/client';
 import { personToLead } from './apollo/map-person';
 import type { ApolloMatchQuery } from './apollo/types';
 import type { EnrichIdentity } from './enrich-identity';
-import { findStoredLead } from './lead-store';
-import { upsertProviderLeads, type ProviderLead } from './lead-writes';
+import { findStoredLead } from './lead-repository';
+import { upsertProviderLeads, type ProviderLead } from './lead-repository';
 import { toLeadView, type LeadView } from './lead-view';
 import { leadProviderFor, type LeadDeps } from './provider';
 

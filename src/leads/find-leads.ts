@@ -2,9 +2,9 @@ import { QueryTypes } from 'sequelize';
 import type { ApolloClient } from './apollo/client';
 import { personToLead } from './apollo/map-person';
 import { matchAndStore } from './enrich-lead';
-import { upsertProviderLeads } from './lead-writes';
+import { upsertProviderLeads } from './lead-repository';
 import { leadProviderFor, type LeadDeps } from './provider';
-import { storeSearchWhere, type LeadFilters } from './search-store';
+import { storeSearchWhere, type LeadFilters } from './lead-repository';
 
 export interface FindLeadsInput {
   readonly accountId: string;

@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import type { Config } from '../config/config';
-import { readIntegrations } from '../integrations/store';
+import { readIntegrations } from '../integrations/integration-repository';
 import { ApolloClient } from './apollo/client';
 import { egressHttpPost, type HttpPost } from './apollo/http';
 

@@ -1,8 +1,8 @@
 import { personToLead } from './apollo/map-person';
-import { upsertProviderLeads } from './lead-writes';
+import { upsertProviderLeads } from './lead-repository';
 import { toLeadView, type LeadView } from './lead-view';
 import { leadProviderFor, type LeadDeps } from './provider';
-import { searchStoredLeads, type LeadFilters } from './search-store';
+import { searchStoredLeads, type LeadFilters } from './lead-repository';
 
 export interface LeadSearchRequest extends LeadFilters {
   readonly page: number;

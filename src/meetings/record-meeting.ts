@@ -1,9 +1,9 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { newId } from '../accounts/ids';
 import type { LeadFactSink } from '../campaigns/lead-fact-signals';
-import { recordEmailFact } from '../records/email-events';
-import { emitEvent } from '../records/outbox';
-import { normalizeEmail } from '../records/suppressions';
+import { recordEmailFact } from '../sending/email-event-repository';
+import { emitEvent } from '../webhooks/outbox-repository';
+import { normalizeEmail } from '../suppressions/suppression-repository';
 import { leadName } from '../replies/sent-email';
 import type { BookingNotice } from './booking';
 

@@ -4,7 +4,7 @@ import { createLlm, LlmOutputError, LLM_TIMEOUT_MS, priceTokens, selectLlm, type
 import type { Config } from '../config/config';
 import { egressFor } from '../egress';
 import type { Logger } from '../log/logger';
-import { recordCost } from '../records/costs';
+import { recordCost } from '../costs/cost-repository';
 import { classifyBuiltin } from './builtin/classifier';
 import type { Qualification, ReplyInput } from './categories';
 import { LlmAnswerError, qualifyWithLlm } from './llm';

@@ -1,6 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { recordEmailFact } from '../records/email-events';
-import { suppressAddress } from '../records/suppressions';
+import { recordEmailFact } from '../sending/email-event-repository';
+import { suppressAddress } from '../suppressions/suppression-repository';
 import type { BounceRecipient } from './bounce';
 import type { SentEmail } from './sent-email';
 

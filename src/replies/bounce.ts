@@ -1,5 +1,5 @@
 import { simpleParser } from 'mailparser';
-import { normalizeEmail } from '../records/suppressions';
+import { normalizeEmail } from '../suppressions/suppression-repository';
 import type { InboundMessage } from './inbound-message';
 import { bareMessageId } from './message-ids';
 

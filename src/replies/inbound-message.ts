@@ -1,5 +1,5 @@
 import { simpleParser, type AddressObject, type Attachment, type HeaderValue, type ParsedMail } from 'mailparser';
-import { normalizeEmail } from '../records/suppressions';
+import { normalizeEmail } from '../suppressions/suppression-repository';
 import { bareMessageId, messageIdsIn } from './message-ids';
 
 /** An inbound email reduced to what reply handling reads. Addresses are normalised (lower case). */

@@ -11,7 +11,7 @@ import { applyHardBounce } from './bounce-effects';
 import { parseInboundMessage, type InboundMessage } from './inbound-message';
 import { candidateIds } from './message-ids';
 import type { Qualification, Qualifier } from './qualifier';
-import { findReply, insertReply, type NewReply } from './replies-table';
+import { findReply, insertReply, type NewReply } from './reply-repository';
 import { applyReply } from './reply-effects';
 import { findSentEmail } from './sent-email';
 import { previewOf, visibleReplyText } from './visible-text';

@@ -1,9 +1,9 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { StopFact } from '../campaigns/model/templates';
-import { recordEmailFact } from '../records/email-events';
-import { emitEvent } from '../records/outbox';
-import { normalizeEmail, suppressAddress } from '../records/suppressions';
-import type { NewReply } from './replies-table';
+import { recordEmailFact } from '../sending/email-event-repository';
+import { emitEvent } from '../webhooks/outbox-repository';
+import { normalizeEmail, suppressAddress } from '../suppressions/suppression-repository';
+import type { NewReply } from './reply-repository';
 import type { SentEmail } from './sent-email';
 
 /**

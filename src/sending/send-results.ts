@@ -1,9 +1,9 @@
 import type { Sequelize } from 'sequelize';
 import { newId } from '../accounts/ids';
 import { preparedQuery } from '../db/prepared-query';
-import { recordCost } from '../records/costs';
-import { recordEmailFact } from '../records/email-events';
-import { suppressAddress } from '../records/suppressions';
+import { recordCost } from '../costs/cost-repository';
+import { recordEmailFact } from './email-event-repository';
+import { suppressAddress } from '../suppressions/suppression-repository';
 
 /** The email and lead a result is recorded for. */
 export interface SentEmailRef {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Sequelize } from 'sequelize';
 import type { Config } from '../config/config';
 import type { Logger } from '../log/logger';
-import { serviceSecret } from '../records/service-secrets';
+import { serviceSecret } from '../config/service-secret-repository';
 import { TrackingLinks } from './links';
 import { TrackingRecorder, type TrackingRecorderOptions } from './recorder';
 

@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { LeadFactSink } from '../campaigns/lead-fact-signals';
-import { recordEmailFact } from '../records/email-events';
-import { isSuppressed, suppressAddress } from '../records/suppressions';
+import { recordEmailFact } from '../sending/email-event-repository';
+import { isSuppressed, suppressAddress } from '../suppressions/suppression-repository';
 
 /**
  * Unsubscribing from an email's link. Unlike opens and clicks this is committed to PostgreSQL

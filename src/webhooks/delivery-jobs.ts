@@ -1,6 +1,6 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { envelopeBody } from './envelope';
-import { signingSecrets, webhookSettings } from './settings-store';
+import { signingSecrets, webhookSettings } from './webhook-settings-repository';
 import type { SigningSecrets } from './signing';
 
 /** Everything one attempt of a delivery needs. */

@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { DELIVERY_COLUMNS, deliveryFromRow, type DeliveryRow, type DeliveryStatus, type DeliverySummary } from './delivery-log';
+import { DELIVERY_COLUMNS, deliveryFromRow, type DeliveryRow, type DeliveryStatus, type DeliverySummary } from './delivery-repository';
 import { TEST_EVENT_KIND } from './event-kinds';
 
 /** Why a delivery cannot be resent; `reason` lets the API and the CLI pick their answer. */

@@ -5,7 +5,7 @@ import type { Egress } from '../egress';
 import { envelopeBody } from './envelope';
 import { TEST_EVENT_KIND } from './event-kinds';
 import { postWebhook } from './post-webhook';
-import { signingSecrets, webhookSettings } from './settings-store';
+import { signingSecrets, webhookSettings } from './webhook-settings-repository';
 import { signedHeaders } from './signing';
 import { normalizeWebhookUrl, webhookUrlProblem } from './webhook-url';
 

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { QueryTypes } from 'sequelize';
 import { ImportTooLarge } from '../../src/leads/import/byte-meter';
 import { importLeadsCsv } from '../../src/leads/import/import-csv';
-import { suppressAddress } from '../../src/records/suppressions';
+import { suppressAddress } from '../../src/suppressions/suppression-repository';
 import { createAccount, request, surfaceB, useTestApi } from '../support/api';
 
 interface ImportResult {

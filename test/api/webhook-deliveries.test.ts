@@ -6,7 +6,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import { Webhook } from 'standardwebhooks';
 import { retryWorkflowId } from '../../workflows/webhooks/contract';
 import { newId } from '../../src/accounts/ids';
-import { emitEvent } from '../../src/records/outbox';
+import { emitEvent } from '../../src/webhooks/outbox-repository';
 import { markDeliveryFailed } from '../../src/webhooks/record-attempts';
 import { serviceSignature } from '../../src/webhooks/signing';
 import { createAccount, request, surfaceB, useTestApi, type JsonResponse } from '../support/api';

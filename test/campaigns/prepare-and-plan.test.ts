@@ -6,7 +6,7 @@ import { planLeads } from '../../activities/campaigns/plan-leads';
 import type { ActivityDeps } from '../../activities';
 import { findLeads } from '../../src/leads/find-leads';
 import { createLogger } from '../../src/log/logger';
-import { suppressAddress } from '../../src/records/suppressions';
+import { suppressAddress } from '../../src/suppressions/suppression-repository';
 import type { PlanLeadsInput } from '../../workflows/campaign/contract';
 import { testConfig } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';

@@ -5,7 +5,7 @@ import type { ActivityDeps } from '../../activities';
 import { sendCampaignBatch, type BatchOptions } from '../../activities/campaigns/send-batch';
 import { updateIntegrations } from '../../src/integrations/settings';
 import { createLogger } from '../../src/log/logger';
-import { suppressAddress } from '../../src/records/suppressions';
+import { suppressAddress } from '../../src/suppressions/suppression-repository';
 import { ingestInbound } from '../../src/replies/ingest';
 import { replyQualifier } from '../../src/replies/qualify-reply';
 import { smtpTransports } from '../../src/sending/transports';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { QueryTypes } from 'sequelize';
-import { suppressAddress } from '../../src/records/suppressions';
+import { suppressAddress } from '../../src/suppressions/suppression-repository';
 import { createAccount } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { runCli, type StackEnv } from '../support/stack';

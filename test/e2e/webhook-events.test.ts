@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createActivities } from '../../activities';
 import { createLogger } from '../../src/log/logger';
 import { WEBHOOK_EVENT_KINDS } from '../../src/webhooks/event-kinds';
-import { setWebhookUrl, webhookSettings } from '../../src/webhooks/settings-store';
+import { setWebhookUrl, webhookSettings } from '../../src/webhooks/webhook-settings-repository';
 import { normalizeWebhookUrl } from '../../src/webhooks/webhook-url';
 import { createAccount, testConfig } from '../support/api';
 import { useCampaignStack } from '../support/campaign-stack';

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { QueryTypes } from 'sequelize';
 import { createLogger } from '../../src/log/logger';
 import { WEBHOOK_EVENT_KINDS } from '../../src/webhooks/event-kinds';
-import { webhookSettings } from '../../src/webhooks/settings-store';
+import { webhookSettings } from '../../src/webhooks/webhook-settings-repository';
 import { startWorker, type RunningWorker } from '../../src/worker/create-worker';
 import { RETRY_LADDER_MS, type WebhookRetryResult } from '../../workflows/webhooks/contract';
 import { createAccount, startTestApi, testConfig, type TestApi } from '../support/api';

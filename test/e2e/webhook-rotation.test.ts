@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { rotateWebhookSecret, ROTATION_OVERLAP_MS, setWebhookUrl, webhookSettings } from '../../src/webhooks/settings-store';
+import { rotateWebhookSecret, ROTATION_OVERLAP_MS, setWebhookUrl, webhookSettings } from '../../src/webhooks/webhook-settings-repository';
 import { normalizeWebhookUrl } from '../../src/webhooks/webhook-url';
 import { createAccount } from '../support/api';
 import { useCampaignStack } from '../support/campaign-stack';

@@ -3,7 +3,7 @@ import pino from 'pino';
 import { QueryTypes } from 'sequelize';
 import { priceTokens } from '../../src/ai';
 import type { Config } from '../../src/config/config';
-import { writeIntegrations } from '../../src/integrations/store';
+import { writeIntegrations } from '../../src/integrations/integration-repository';
 import { qualifyReply, type ReplyInput } from '../../src/qualification';
 import { createAccount, request, startTestApi, surfaceB, testConfig, type TestApi } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';

@@ -3,7 +3,7 @@ import nodemailer from 'nodemailer';
 import { createLogger } from '../../src/log/logger';
 import { startInboundSmtp, type RunningInboundSmtp } from '../../src/inbound/smtp-listener';
 import { replyQualifier } from '../../src/replies/qualify-reply';
-import { serviceSecret } from '../../src/records/service-secrets';
+import { serviceSecret } from '../../src/config/service-secret-repository';
 import { createSequelize } from '../../src/db/sequelize';
 import { request, testConfig, useTestApi } from '../support/api';
 import { loadMime } from './mime-fixtures';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { serviceSecret } from '../../src/records/service-secrets';
+import { serviceSecret } from '../../src/config/service-secret-repository';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 
 const run = promisify(execFile);

@@ -5,7 +5,7 @@ import { load } from 'cheerio';
 import { sendEmail } from '../../activities/sending/send-email';
 import type { Config } from '../../src/config/config';
 import { createLogger } from '../../src/log/logger';
-import { suppressAddress } from '../../src/records/suppressions';
+import { suppressAddress } from '../../src/suppressions/suppression-repository';
 import { smtpTransports } from '../../src/sending/transports';
 import { TrackingLinks } from '../../src/tracking/links';
 import { createAccount, testConfig } from '../support/api';

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { newId } from '../../src/accounts/ids';
-import { recordCost } from '../../src/records/costs';
-import { recordEmailFact } from '../../src/records/email-events';
+import { recordCost } from '../../src/costs/cost-repository';
+import { recordEmailFact } from '../../src/sending/email-event-repository';
 import { recordAccepted, type SentEmailRef } from '../../src/sending/send-results';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { newAccountWithCampaign, newLead } from './fixtures';

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createSequelize } from '../../src/db/sequelize';
 import { createLogger } from '../../src/log/logger';
-import { serviceSecret } from '../../src/records/service-secrets';
+import { serviceSecret } from '../../src/config/service-secret-repository';
 import { TrackingLinks } from '../../src/tracking/links';
 import { TrackingRecorder } from '../../src/tracking/recorder';
 import { trackingJournalDir } from '../../src/tracking/tracking';

@@ -6,7 +6,7 @@ import { isValidEmail, isValidPhone, normalizeDomain, normalizeLinkedinUrl, spli
 import { ImportHeaderError, mapHeader } from '../../src/leads/import/columns';
 import { RecordLines } from '../../src/leads/import/line-numbers';
 import { rowToLead } from '../../src/leads/import/row';
-import { containsPattern, wordsPattern } from '../../src/leads/search-store';
+import { containsPattern, wordsPattern } from '../../src/leads/lead-repository';
 
 describe('lead fields and CSV rows', () => {
   it('accepts ordinary addresses and refuses broken ones', () => {

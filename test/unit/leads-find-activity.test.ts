@@ -5,7 +5,7 @@ import { QueryTypes } from 'sequelize';
 import { findLeadsActivity } from '../../activities/leads/find-leads';
 import { newId } from '../../src/accounts/ids';
 import { importLeadsCsv } from '../../src/leads/import/import-csv';
-import { suppressAddress } from '../../src/records/suppressions';
+import { suppressAddress } from '../../src/suppressions/suppression-repository';
 import { createAccount, testConfig } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { samplePeople, startFakeApollo, type FakeApollo } from '../support/fake-apollo';

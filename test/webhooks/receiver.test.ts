@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { webhookReceiver } from '../../examples/webhook-receiver';
 import { createEgress, type Egress } from '../../src/egress';
-import { emitEvent, type DomainEvent } from '../../src/records/outbox';
+import { emitEvent, type DomainEvent } from '../../src/webhooks/outbox-repository';
 import { DEFAULT_DISPATCHER_OPTIONS, runDispatcher } from '../../src/webhooks/dispatch/dispatcher';
 import { envelopeBody, type EnvelopeSource } from '../../src/webhooks/envelope';
 import { postWebhook } from '../../src/webhooks/post-webhook';
@@ -21,7 +21,7 @@ import {
 } from '../../src/webhooks/receiver';
 import type { RetryStarter } from '../../src/webhooks/retry/retry-starter';
 import { generateWebhookSecret } from '../../src/webhooks/secrets';
-import { rotateWebhookSecret, setWebhookUrl, webhookSettings } from '../../src/webhooks/settings-store';
+import { rotateWebhookSecret, setWebhookUrl, webhookSettings } from '../../src/webhooks/webhook-settings-repository';
 import { PREVIOUS_SIGNATURE_HEADER, SIGNATURE_HEADER, signedHeaders, type SigningSecrets } from '../../src/webhooks/signing';
 import { createAccount } from '../support/api';
 import { seedCampaign } from '../support/campaign-seed';

@@ -3,7 +3,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { envelopeBody, type EnvelopeSource } from '../../src/webhooks/envelope';
 import { generateWebhookSecret, webhookSecretProblem } from '../../src/webhooks/secrets';
-import { signingSecrets } from '../../src/webhooks/settings-store';
+import { signingSecrets } from '../../src/webhooks/webhook-settings-repository';
 import { PREVIOUS_SIGNATURE_HEADER, serviceSignature, SIGNATURE_HEADER, signedHeaders } from '../../src/webhooks/signing';
 import { MAX_WEBHOOK_URL_LENGTH, normalizeWebhookUrl, webhookUrlProblem } from '../../src/webhooks/webhook-url';
 

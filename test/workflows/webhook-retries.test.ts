@@ -5,7 +5,7 @@ import type { Sequelize } from 'sequelize';
 import { Webhook } from 'standardwebhooks';
 import { createActivities } from '../../activities';
 import { createLogger } from '../../src/log/logger';
-import { webhookSettings } from '../../src/webhooks/settings-store';
+import { webhookSettings } from '../../src/webhooks/webhook-settings-repository';
 import { RETRY_LADDER_MS, type WebhookRetryInput } from '../../workflows/webhooks/contract';
 import { createAccount, testConfig } from '../support/api';
 import { seedCampaign } from '../support/campaign-seed';

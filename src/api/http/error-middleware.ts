@@ -1,5 +1,9 @@
 import type { Middleware } from 'koa';
+import { DomainError } from '../../errors/domain-errors';
 import { HttpError } from './errors';
+
+/** The one mapping of domain errors to statuses, the same on both surfaces. */
+const DOMAIN_STATUS: Record<DomainError['kind'], number> = { not_found: 404, conflict: 409, invalid: 400, unavailable: 503 };
 
 /** Body parser (co-body / raw-body) failures carry an `expose`d status and a `type`. */
 interface BodyParserError {
@@ -12,6 +16,7 @@ interface BodyParserError {
 /** Maps library errors to the client-facing errors of errors.ts. */
 export function toHttpError(err: unknown): HttpError | undefined {
   if (err instanceof HttpError) return err;
+  if (err instanceof DomainError) return new HttpError(DOMAIN_STATUS[err.kind], err.message);
   const e = err as BodyParserError;
   const status = e?.status ?? e?.statusCode;
   switch (e?.type) {

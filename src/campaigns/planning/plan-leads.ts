@@ -1,7 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import { findLeads, MAX_FIND_LIMIT } from '../../leads/find-leads';
 import type { LeadDeps } from '../../leads/provider';
-import { storeSearchWhere, type LeadFilters } from '../../leads/search-store';
+import { storeSearchWhere, type LeadFilters } from '../../leads/lead-repository';
 import type { PlanLeadsInput, PlanLeadsResult } from '../../../workflows/campaign/contract';
 import { CampaignMissing } from '../campaign-missing';
 import { claimEnrichmentCosts } from './enrichment-claims';

@@ -1,5 +1,5 @@
 import { FIELD_LIMITS, isValidEmail, normalizeDomain, normalizeLinkedinUrl } from '../fields';
-import type { ProviderLead } from '../lead-writes';
+import type { ProviderLead } from '../lead-repository';
 import type { ApolloPerson } from './types';
 
 /**

@@ -1,9 +1,9 @@
 import { pipeline, type Readable } from 'node:stream';
 import { parse, type CsvError, type Options } from 'csv-parse';
 import type { Sequelize, Transaction } from 'sequelize';
-import { suppressedAmong } from '../../records/suppressions';
+import { suppressedAmong } from '../../suppressions/suppression-repository';
 import type { LeadInput } from '../fields';
-import { insertNewLeads } from '../lead-writes';
+import { insertNewLeads } from '../lead-repository';
 import { byteMeter } from './byte-meter';
 import { ImportHeaderError, mapHeader, type ColumnMap } from './columns';
 import { RecordLines } from './line-numbers';

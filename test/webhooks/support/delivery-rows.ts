@@ -4,8 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { emitEvent } from '../../../src/records/outbox';
-import type { DeliveryRow as DeliveryLogRow } from '../../../src/webhooks/delivery-log';
+import { emitEvent } from '../../../src/webhooks/outbox-repository';
+import type { DeliveryRow as DeliveryLogRow } from '../../../src/webhooks/delivery-repository';
 import { retryWorkflowId } from '../../../workflows/webhooks/contract';
 
 export interface SeededDelivery {
@@ -107,4 +107,4 @@ export async function deliveriesOf(sequelize: Sequelize, eventId: string): Promi
   return sequelize.query<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE event_id = $1 ORDER BY url', { bind: [eventId], type: QueryTypes.SELECT });
 }
 
-export { attemptRows, type AttemptRow } from '../../../src/webhooks/delivery-log';
+export { attemptRows, type AttemptRow } from '../../../src/webhooks/delivery-repository';

@@ -2,7 +2,7 @@ import { parseEnrichIdentity } from '../../../leads/enrich-identity';
 import { enrichLead } from '../../../leads/enrich-lead';
 import { importLeadsCsv } from '../../../leads/import/import-csv';
 import { uploadBody } from '../../../leads/import/upload-body';
-import { getLead, listLeads } from '../../../leads/lead-store';
+import { getLead, listLeads } from '../../../leads/lead-repository';
 import { searchLeads } from '../../../leads/search-leads';
 import { notFound, payloadTooLarge } from '../../http/errors';
 import { defineRoute } from '../../http/route';

@@ -1,6 +1,6 @@
 import { notFound } from '../../http/errors';
 import { defineRoute } from '../../http/route';
-import { createMailbox, deactivateMailbox, listMailboxes } from './mailbox-store';
+import { createMailbox, deactivateMailbox, listMailboxes } from '../../../sending/mailbox-repository';
 import { CreateMailboxBody, MailboxList, MailboxParams, MailboxSchema } from './schemas';
 
 /**

@@ -1,4 +1,4 @@
-import { deliveryDetail, listDeliveries } from '../../../webhooks/delivery-log';
+import { deliveryDetail, listDeliveries } from '../../../webhooks/delivery-repository';
 import { resendDelivery, ResendRefused } from '../../../webhooks/resend';
 import { conflict, notFound } from '../../http/errors';
 import { defineRoute } from '../../http/route';

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { DELIVERY_STATUSES } from '../../../webhooks/delivery-log';
+import { DELIVERY_STATUSES } from '../../../webhooks/delivery-repository';
 import { LOGGED_EVENT_KINDS } from '../../../webhooks/event-kinds';
 import { Timestamp } from '../../http/common-schemas';
 import { StringEnum } from '../campaign-reports/schemas';

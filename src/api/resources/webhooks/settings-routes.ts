@@ -1,5 +1,5 @@
 import { webhookSecretProblem } from '../../../webhooks/secrets';
-import { rotateWebhookSecret, setWebhookUrl, webhookSettings } from '../../../webhooks/settings-store';
+import { rotateWebhookSecret, setWebhookUrl, webhookSettings } from '../../../webhooks/webhook-settings-repository';
 import { normalizeWebhookUrl, webhookUrlProblem } from '../../../webhooks/webhook-url';
 import { badRequest } from '../../http/errors';
 import { defineRoute } from '../../http/route';

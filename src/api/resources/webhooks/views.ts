@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
-import type { DeliveryDetail as Detail, DeliverySummary } from '../../../webhooks/delivery-log';
-import type { WebhookSettings } from '../../../webhooks/settings-store';
+import type { DeliveryDetail as Detail, DeliverySummary } from '../../../webhooks/delivery-repository';
+import type { WebhookSettings } from '../../../webhooks/webhook-settings-repository';
 import type { TestEventResult } from '../../../webhooks/test-event';
 import type { Delivery, DeliveryDetail, TestEventResponse, WebhookSettingsResponse } from './schemas';
 

@@ -1,11 +1,11 @@
 import { isIP } from 'node:net';
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { newId } from '../../../accounts/ids';
-import { judgeAddress, type AddressPolicy } from '../../../egress/address-policy';
-import { normalizeEmail } from '../../../records/suppressions';
-import { checkDkimPrivateKey, DkimKeyError } from '../../../sending/dkim-key';
-import { parseSmtpUrl, SmtpUrlError, type SmtpServer } from '../../../sending/smtp-url';
-import { badRequest, conflict } from '../../http/errors';
+import { newId } from '../accounts/ids';
+import { judgeAddress, type AddressPolicy } from '../egress/address-policy';
+import { normalizeEmail } from '../suppressions/suppression-repository';
+import { checkDkimPrivateKey, DkimKeyError } from './dkim-key';
+import { parseSmtpUrl, SmtpUrlError, type SmtpServer } from './smtp-url';
+import { ConflictError, InvalidInputError } from '../errors/domain-errors';
 
 export interface NewMailbox {
   readonly fromEmail: string;
@@ -62,21 +62,21 @@ function checkMailbox(m: NewMailbox, policy: AddressPolicy): SmtpServer {
   try {
     server = parseSmtpUrl(m.smtpUrl);
   } catch (err) {
-    if (err instanceof SmtpUrlError) throw badRequest(err.message);
+    if (err instanceof SmtpUrlError) throw new InvalidInputError(err.message);
     throw err;
   }
-  if (server.user === undefined || server.password === undefined) throw badRequest('smtpUrl must carry a user and a password (smtp://user:password@host:port)');
+  if (server.user === undefined || server.password === undefined) throw new InvalidInputError('smtpUrl must carry a user and a password (smtp://user:password@host:port)');
   // A literal address is judged now; a name is resolved and judged when the worker connects.
   const literal = isIP(server.host) !== 0 ? server.host : server.host.toLowerCase() === 'localhost' ? '127.0.0.1' : null;
   if (literal !== null) {
     const verdict = judgeAddress(literal, policy);
-    if (!verdict.allowed) throw badRequest(`smtpUrl host ${server.host} is not allowed: ${verdict.range} address`);
+    if (!verdict.allowed) throw new InvalidInputError(`smtpUrl host ${server.host} is not allowed: ${verdict.range} address`);
   }
   if (m.dkim !== undefined) {
     try {
       checkDkimPrivateKey(m.dkim.privateKey);
     } catch (err) {
-      if (err instanceof DkimKeyError) throw badRequest(err.message);
+      if (err instanceof DkimKeyError) throw new InvalidInputError(err.message);
       throw err;
     }
   }
@@ -116,7 +116,7 @@ export async function createMailbox(sequelize: Sequelize, accountId: string, m: 
     },
   );
   const row = rows[0];
-  if (row === undefined) throw conflict(`A mailbox for ${fromEmail} already exists`);
+  if (row === undefined) throw new ConflictError(`A mailbox for ${fromEmail} already exists`);
   return renderMailbox(row);
 }
 

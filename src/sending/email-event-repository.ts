@@ -1,6 +1,6 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { EmailEventType } from '../db/models/email-event';
-import { emitEvent } from './outbox';
+import { emitEvent } from '../webhooks/outbox-repository';
 
 export interface EmailFact {
   readonly accountId: string;

@@ -1,6 +1,6 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { CostCategory } from '../db/models/cost';
-import { emitEvent } from './outbox';
+import { emitEvent } from '../webhooks/outbox-repository';
 
 export interface CostEntry {
   readonly accountId: string;

@@ -1,0 +1,252 @@
+/**
+ * The leads of an account: reads (one, a page, a stored identity), the search over stored leads,
+ * and the writes of imports and provider results. The one module that touches the leads table.
+ */
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import type { EnrichIdentity } from './enrich-identity';
+import { toLeadView, LEAD_COLUMNS, type LeadRow, type LeadView, type LeadSourceName } from './lead-view';
+import { newId } from '../accounts/ids';
+import type { LeadInput } from './fields';
+
+/** Reads of an account's stored leads. Every query is scoped by account: ids of others are never found. */
+
+export async function getLead(sequelize: Sequelize, accountId: string, id: string): Promise<LeadView | null> {
+  const rows = await sequelize.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads l WHERE l.account_id = $1 AND l.id = $2`, {
+    bind: [accountId, id],
+    type: QueryTypes.SELECT,
+  });
+  return rows[0] === undefined ? null : toLeadView(rows[0]);
+}
+
+/** One page of the account's leads, oldest first and by address within one import (leads of one import share its time). */
+export async function listLeads(sequelize: Sequelize, accountId: string, page: number, perPage: number): Promise<{ leads: LeadView[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    sequelize.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads l WHERE l.account_id = $1 ORDER BY l.created_at, l.email LIMIT $2 OFFSET $3`, {
+      bind: [accountId, perPage, (page - 1) * perPage],
+      type: QueryTypes.SELECT,
+    }),
+    sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM leads WHERE account_id = $1`, { bind: [accountId], type: QueryTypes.SELECT }),
+  ]);
+  return { leads: rows.map(toLeadView), total: Number(count[0]?.n ?? 0) };
+}
+
+/**
+ * The stored lead an enrichment request names, for accounts without a provider key: by address,
+ * by name at the company domain (case-insensitive), or by LinkedIn profile (ignoring the scheme,
+ * `www.` and a trailing slash). The oldest wins when a name matches several.
+ */
+export async function findStoredLead(sequelize: Sequelize, accountId: string, who: EnrichIdentity): Promise<LeadView | null> {
+  let where: string;
+  let bind: string[];
+  switch (who.kind) {
+    case 'email':
+      where = 'l.email = $2';
+      bind = [who.email];
+      break;
+    case 'name':
+      where = 'lower(l.first_name) = lower($2) AND lower(l.last_name) = lower($3) AND l.company_domain = $4';
+      bind = [who.firstName, who.lastName, who.domain];
+      break;
+    case 'linkedin': {
+      const canonical = (col: string) => `regexp_replace(lower(${col}), '^https?://(www\\.)?|/+$', '', 'g')`;
+      where = `${canonical('l.linkedin_url')} = ${canonical('$2')}`;
+      bind = [who.linkedinUrl];
+      break;
+    }
+  }
+  const rows = await sequelize.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads l WHERE l.account_id = $1 AND ${where} ORDER BY l.created_at, l.email LIMIT 1`, {
+    bind: [accountId, ...bind],
+    type: QueryTypes.SELECT,
+  });
+  return rows[0] === undefined ? null : toLeadView(rows[0]);
+}
+
+/**
+ * The filters of a lead search (the spec's `person_titles`, `organization_locations`,
+ * `organization_industries`). Within a filter any term may match; every filter given must match.
+ */
+export interface LeadFilters {
+  readonly personTitles?: readonly string[];
+  readonly organizationLocations?: readonly string[];
+  readonly organizationIndustries?: readonly string[];
+}
+
+/** A LIKE pattern matching values that contain `term` literally (its % _ and \ escaped). */
+export function containsPattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * A POSIX regex matching `term` as a whole word sequence ("US" matches "Austin, TX, US" but not
+ * "Austin"; "new york" matches "New York, NY, United States"), its regex characters escaped.
+ */
+export function wordsPattern(term: string): string {
+  return `(^|[^[:alnum:]])${term.replace(/[.*+?^${}()|[\]\\]/g, (c) => `\\${c}`)}($|[^[:alnum:]])`;
+}
+
+const terms = (list: readonly string[] | undefined): string[] | null => {
+  const cleaned = (list ?? []).map((t) => t.trim()).filter((t) => t !== '');
+  return cleaned.length === 0 ? null : cleaned;
+};
+
+export interface StoreSearchOptions {
+  /** Leave out leads that cannot be written to: suppressed, bounced or unsubscribed. */
+  readonly reachableOnly?: boolean;
+  /** Leave out leads this campaign has already emailed (or is emailing). */
+  readonly notInCampaign?: string;
+}
+
+/**
+ * The WHERE clause of a store search and its bind values ($1 is the account). A title matches when
+ * it contains a term; an industry likewise; a location term matches when it appears as whole words
+ * in the lead's "city, state, country". All case-insensitive, all in SQL.
+ */
+export function storeSearchWhere(accountId: string, filters: LeadFilters, opts: StoreSearchOptions = {}): { sql: string; bind: unknown[] } {
+  const bind: unknown[] = [accountId];
+  const clauses = ['l.account_id = $1'];
+  const titles = terms(filters.personTitles);
+  if (titles) {
+    bind.push(titles.map(containsPattern));
+    clauses.push(`l.title ILIKE ANY($${bind.length}::text[])`);
+  }
+  const locations = terms(filters.organizationLocations);
+  if (locations) {
+    bind.push(locations.map(wordsPattern));
+    clauses.push(`concat_ws(', ', l.city, l.state, l.country) ~* ANY($${bind.length}::text[])`);
+  }
+  const industries = terms(filters.organizationIndustries);
+  if (industries) {
+    bind.push(industries.map(containsPattern));
+    clauses.push(`l.industry ILIKE ANY($${bind.length}::text[])`);
+  }
+  if (opts.reachableOnly) {
+    clauses.push('l.bounced_at IS NULL AND l.unsubscribed_at IS NULL');
+    clauses.push('NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.account_id = l.account_id AND s.email = l.email)');
+  }
+  if (opts.notInCampaign !== undefined) {
+    bind.push(opts.notInCampaign);
+    clauses.push(`NOT EXISTS (SELECT 1 FROM emails e WHERE e.campaign_id = $${bind.length} AND e.lead_id = l.id)`);
+  }
+  return { sql: clauses.join(' AND '), bind };
+}
+
+/** One page of the account's stored leads matching the filters, oldest first, and the total. */
+export async function searchStoredLeads(
+  sequelize: Sequelize,
+  accountId: string,
+  filters: LeadFilters,
+  page: number,
+  perPage: number,
+  opts: StoreSearchOptions = {},
+): Promise<{ leads: LeadView[]; total: number }> {
+  const where = storeSearchWhere(accountId, filters, opts);
+  const n = where.bind.length;
+  const [rows, count] = await Promise.all([
+    sequelize.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads l WHERE ${where.sql} ORDER BY l.created_at, l.email LIMIT $${n + 1} OFFSET $${n + 2}`, {
+      bind: [...where.bind, perPage, (page - 1) * perPage],
+      type: QueryTypes.SELECT,
+    }),
+    sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM leads l WHERE ${where.sql}`, { bind: where.bind, type: QueryTypes.SELECT }),
+  ]);
+  return { leads: rows.map(toLeadView), total: Number(count[0]?.n ?? 0) };
+}
+
+/** The input columns in the order of every multi-row VALUES list below. */
+const INPUT_COLUMNS = [
+  'email',
+  'first_name',
+  'last_name',
+  'title',
+  'company',
+  'company_domain',
+  'industry',
+  'city',
+  'state',
+  'country',
+  'linkedin_url',
+  'phone',
+] as const;
+
+const inputValues = (l: LeadInput): Array<string | null> => [
+  l.email,
+  l.firstName,
+  l.lastName,
+  l.title,
+  l.company,
+  l.companyDomain,
+  l.industry,
+  l.city,
+  l.state,
+  l.country,
+  l.linkedinUrl,
+  l.phone,
+];
+
+/** Leads per statement at most: 14 bound values a row keep a statement far below PostgreSQL's 65,535. */
+export const MAX_ROWS_PER_STATEMENT = 1000;
+
+interface Values {
+  readonly sql: string;
+  readonly bind: Array<string | null>;
+}
+
+/** `(id, account_id, <inputs>, source, external_id)` tuples with numbered placeholders. */
+function valuesList(accountId: string, source: LeadSourceName, leads: ReadonlyArray<LeadInput & { readonly externalId?: string | null }>): Values {
+  const bind: Array<string | null> = [accountId, source];
+  const tuples = leads.map((l) => {
+    const start = bind.length;
+    bind.push(newId('lead'), ...inputValues(l), l.externalId ?? null);
+    const own = Array.from({ length: INPUT_COLUMNS.length + 2 }, (_, i) => `$${start + i + 1}`);
+    // id, account_id ($1), inputs..., source ($2), external_id
+    return `(${own[0]}, $1, ${own.slice(1, -1).join(', ')}, $2, ${own[own.length - 1]})`;
+  });
+  return { sql: tuples.join(',\n'), bind };
+}
+
+const INSERT_HEAD = `INSERT INTO leads AS l (id, account_id, ${INPUT_COLUMNS.join(', ')}, source, external_id) VALUES`;
+
+/**
+ * Inserts the leads whose address the account does not have yet, in one statement, and returns
+ * how many were new. Existing leads are left as they are (an import never rewrites a lead that may
+ * be in a running campaign). Addresses must already be lower-cased.
+ */
+export async function insertNewLeads(sequelize: Sequelize, tx: Transaction, accountId: string, source: LeadSourceName, leads: readonly LeadInput[]): Promise<number> {
+  if (leads.length === 0) return 0;
+  if (leads.length > MAX_ROWS_PER_STATEMENT) throw new RangeError(`at most ${MAX_ROWS_PER_STATEMENT} leads per statement`);
+  const v = valuesList(accountId, source, leads);
+  const rows = await sequelize.query<{ id: string }>(`${INSERT_HEAD}\n${v.sql}\nON CONFLICT (account_id, email) DO NOTHING RETURNING l.id`, {
+    bind: v.bind,
+    type: QueryTypes.SELECT,
+    transaction: tx,
+  });
+  return rows.length;
+}
+
+export interface ProviderLead extends LeadInput {
+  /** The provider's id of the person (Apollo's person id). */
+  readonly externalId: string | null;
+}
+
+/**
+ * Stores leads found or enriched through the provider: new addresses are inserted with source
+ * 'provider'; for known addresses the provider's values replace the stored ones where the provider
+ * has a value (it is the fresher source) and the stored ones stay where it has none. The lead's
+ * source and id never change. Returns the stored rows in input order (one per distinct address).
+ */
+export async function upsertProviderLeads(sequelize: Sequelize, tx: Transaction | null, accountId: string, leads: readonly ProviderLead[]): Promise<LeadRow[]> {
+  // One statement may not touch a row twice: keep the first of each address.
+  const first = new Map<string, ProviderLead>();
+  for (const l of leads) if (!first.has(l.email)) first.set(l.email, l);
+  const unique = [...first.values()];
+  if (unique.length === 0) return [];
+  if (unique.length > MAX_ROWS_PER_STATEMENT) throw new RangeError(`at most ${MAX_ROWS_PER_STATEMENT} leads per statement`);
+  const v = valuesList(accountId, 'provider', unique);
+  const sets = INPUT_COLUMNS.filter((c) => c !== 'email').map((c) => `${c} = COALESCE(EXCLUDED.${c}, l.${c})`);
+  sets.push('external_id = COALESCE(EXCLUDED.external_id, l.external_id)', 'updated_at = now()');
+  const rows = await sequelize.query<LeadRow>(
+    `${INSERT_HEAD}\n${v.sql}\nON CONFLICT (account_id, email) DO UPDATE SET ${sets.join(', ')} RETURNING ${LEAD_COLUMNS}`,
+    { bind: v.bind, type: QueryTypes.SELECT, transaction: tx },
+  );
+  const byEmail = new Map(rows.map((r) => [r.email, r] as const));
+  return unique.map((l) => byEmail.get(l.email)).filter((r): r is LeadRow => r !== undefined);
+}
