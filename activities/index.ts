@@ -1,53 +1,41 @@
-import type { Sequelize } from 'sequelize';
-import type { Config } from '../src/config/config';
-import type { Logger } from '../src/log/logger';
 import { emitCampaignEvents } from './campaigns/emit-events';
 import { planLeads } from './campaigns/plan-leads';
 import { prepareCampaign } from './campaigns/prepare-campaign';
 import { recordCampaignTransition } from './campaigns/record-transition';
 import { sendCampaignBatch } from './campaigns/send-batch';
-import { scrapeCompany } from './companies/scrape-company';
-import { findLeadsActivity } from './leads/find-leads';
-import { sendEmail } from './sending/send-email';
-import { writeEmail } from './writing/write-email';
+import type { ActivityDeps } from './deps';
 import { attemptWebhookDelivery } from './webhooks/attempt-delivery';
 import { markWebhookDeliveryFailed } from './webhooks/mark-failed';
 import { runWebhookDispatcher } from './webhooks/run-dispatcher';
-import type { RetryStarter } from '../src/webhooks/retry/retry-starter';
 
-/** What activities need from the worker process. Tests hand in their own. */
-export interface ActivityDeps {
-  readonly sequelize: Sequelize;
-  readonly config: Config;
-  readonly log: Logger;
-  /** Starts webhook retry workflows (the worker's Temporal client); the dispatcher needs it. */
-  readonly retries?: RetryStarter;
-  /** Aborted when the worker begins to stop: long-running activities finish up and return. */
-  readonly stopping?: AbortSignal;
-}
+export type { ActivityDeps } from './deps';
 
-/** Builds the activity implementations the worker registers (names are the workflow's contract). */
+/**
+ * Builds the activity implementations the worker registers: exactly those the workflows proxy
+ * (names are the workflows' contract). Each is a thin adapter over a service of src/: it takes
+ * the Temporal context (heartbeat, cancellable sleep, the call's name) and maps the service's
+ * errors to ApplicationFailures (failures.ts).
+ */
 export function createActivities(deps: ActivityDeps) {
   return {
-    recordCampaignTransition: recordCampaignTransition(deps.sequelize),
-    emitCampaignEvents: emitCampaignEvents(deps.sequelize),
+    recordCampaignTransition: recordCampaignTransition(deps),
+    emitCampaignEvents: emitCampaignEvents(deps),
     prepareCampaign: prepareCampaign(deps),
     planLeads: planLeads(deps),
     sendCampaignBatch: sendCampaignBatch(deps),
-    scrapeCompany: scrapeCompany(deps),
-    findLeads: findLeadsActivity(deps),
-    sendEmail: sendEmail(deps),
-    writeEmail: writeEmail(deps),
     runWebhookDispatcher: runWebhookDispatcher(deps),
     attemptWebhookDelivery: attemptWebhookDelivery(deps),
-    markWebhookDeliveryFailed: markWebhookDeliveryFailed(deps.sequelize),
+    markWebhookDeliveryFailed: markWebhookDeliveryFailed(deps),
   };
 }
 
-export type CampaignActivities = ReturnType<typeof createActivities>;
 /** Every activity the worker registers. */
 export type Activities = ReturnType<typeof createActivities>;
 /** What the campaign workflow proxies: its proxies are typed from the implementations. */
 export type CampaignWorkflowActivities = Pick<Activities, 'recordCampaignTransition' | 'emitCampaignEvents' | 'prepareCampaign' | 'planLeads' | 'sendCampaignBatch'>;
 /** What the webhook workflows (dispatcher, delivery retries) proxy. */
 export type WebhookWorkflowActivities = Pick<Activities, 'runWebhookDispatcher' | 'attemptWebhookDelivery' | 'markWebhookDeliveryFailed'>;
+
+// Nothing is registered that no workflow proxies: an activity added to createActivities without
+// joining one of the two sets above fails the typecheck here.
+const _everyActivityIsProxied: [Exclude<keyof Activities, keyof CampaignWorkflowActivities | keyof WebhookWorkflowActivities>] extends [never] ? true : never = true;

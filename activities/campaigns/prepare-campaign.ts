@@ -1,10 +1,8 @@
-import { ApplicationFailure } from '@temporalio/common';
-import { CampaignMissing } from '../../src/campaigns/campaign-missing';
 import { prepareTarget } from '../../src/campaigns/preparation/prepare-target';
-import { ScrapeError } from '../../src/companies';
 import { egressFor, type Egress } from '../../src/egress';
 import type { PrepareCampaignInput, PrepareCampaignResult } from '../../workflows/campaign/contract';
-import type { ActivityDeps } from '../index';
+import type { ActivityDeps } from '../deps';
+import { activityFailure } from '../failures';
 
 /**
  * The `prepareCampaign` activity: scrapes the campaign's target and links the stored company to
@@ -19,9 +17,7 @@ export function prepareCampaign(deps: ActivityDeps, egress: Egress = egressFor(d
       if (prepared.scrapeProblem !== null) deps.log.info({ campaignId: input.campaignId, problem: prepared.scrapeProblem }, 'campaign target not scraped');
       return prepared;
     } catch (err) {
-      if (err instanceof ScrapeError) throw ApplicationFailure.retryable(err.message, 'TargetUnavailable', { kind: err.kind });
-      if (err instanceof CampaignMissing) throw ApplicationFailure.nonRetryable(err.message, 'CampaignNotFound');
-      throw err;
+      throw activityFailure(err);
     }
   };
 }

@@ -3,8 +3,8 @@ import type { DispatchRunInput, DispatchStats } from '../../workflows/webhooks/c
 import { egressFor } from '../../src/egress';
 import { DEFAULT_DISPATCHER_OPTIONS, runDispatcher } from '../../src/webhooks/dispatch/dispatcher';
 import { OutboxWakeups } from '../../src/webhooks/dispatch/outbox-wakeups';
-import type { ActivityDeps } from '..';
-import { activityContext } from '../campaigns/activity-context';
+import { activityContext } from '../activity-context';
+import type { ActivityDeps } from '../deps';
 
 const HEARTBEAT_EVERY_MS = 2_000;
 

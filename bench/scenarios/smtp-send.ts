@@ -3,13 +3,14 @@ import path from 'node:path';
 import nodemailer from 'nodemailer';
 import pino from 'pino';
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { sendEmail, type SendEmailInput } from '../../activities/sending/send-email';
 import { AccountService } from '../../src/accounts/account-service';
 import { newId } from '../../src/accounts/ids';
 import { loadConfig } from '../../src/config/config';
 import { createSequelize } from '../../src/db/sequelize';
 import { composeMessage, newMessageId } from '../../src/sending/compose';
+import { EmailSender } from '../../src/sending/email-sender';
 import { POOL_MAX_CONNECTIONS, SMTP_TIMEOUTS, smtpTransports } from '../../src/sending/transports';
+import type { SendEmailInput } from '../../src/sending/types';
 import { TrackingLinks } from '../../src/tracking/links';
 import { processCpuMs, processTreeCpuMs, selfCpuMs } from '../lib/cpu-usage';
 import type { Measurement } from '../lib/load';
@@ -96,13 +97,13 @@ async function newCampaign(sequelize: Sequelize, accountId: string): Promise<str
 }
 
 /**
- * Emails per second through the `sendEmail` activity function (real PostgreSQL: idempotency row,
+ * Emails per second through EmailSender, as the campaign batch sends (real PostgreSQL: idempotency row,
  * suppression check, facts, cost and outbox in one transaction; the default transport; the local
  * sink in its own process) against pooled nodemailer alone sending the same composed messages to
  * the same sink with the same pool settings. The ratio is what the service's bookkeeping costs on
  * top of SMTP itself.
  *
- *   activity    sendEmail(deps)(input) for `count` distinct leads, `concurrency` in flight
+ *   activity    new EmailSender(deps).send(input) for `count` distinct leads, `concurrency` in flight
  *   nodemailer  transporter.sendMail(message) for as many pre-composed equivalent messages
  *
  * Settings: BENCH_SMTP_MESSAGES (2000 per round), BENCH_SMTP_WARMUP (200), BENCH_SMTP_CONCURRENCY
@@ -110,7 +111,7 @@ async function newCampaign(sequelize: Sequelize, accountId: string): Promise<str
  */
 export const smtpSendScenario: Scenario = {
   name: 'smtp-send',
-  description: 'emails/s through the sendEmail activity (PostgreSQL + pooled SMTP) vs pooled nodemailer alone, same local sink',
+  description: 'emails/s through EmailSender (PostgreSQL + pooled SMTP) vs pooled nodemailer alone, same local sink',
   async run(ctx) {
     const count = intFromEnv('BENCH_SMTP_MESSAGES', 2000, 10, 100_000);
     const warmup = intFromEnv('BENCH_SMTP_WARMUP', 200, 0, 10_000);
@@ -136,7 +137,8 @@ export const smtpSendScenario: Scenario = {
     const sequelize = createSequelize({ url: db.url, poolMax: config.databasePoolMax });
     const logFile = path.join(ctx.tmpDir, 'activity.log');
     const log = pino({ level: config.logLevel, base: { role: 'worker' } }, pino.destination({ dest: logFile, sync: false, minLength: 4096 }));
-    const send = sendEmail({ sequelize, config, log });
+    const sender = new EmailSender({ sequelize, config, log });
+    const send = (input: SendEmailInput) => sender.send(input);
     const baseline = nodemailer.createTransport({ pool: true, maxConnections: POOL_MAX_CONNECTIONS, host: '127.0.0.1', port: sinkPort, secure: false, ...SMTP_TIMEOUTS });
     baseline.on('error', () => undefined);
 

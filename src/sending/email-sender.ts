@@ -1,15 +1,17 @@
 import type { Sequelize } from 'sequelize';
 import { newId } from '../accounts/ids';
 import type { Config } from '../config/config';
-import type { Logger } from '../log/logger';
 import { serviceSecret } from '../config/service-secret-repository';
+import { InvalidInputError, NotFoundError } from '../errors/domain-errors';
+import type { Logger } from '../log/logger';
 import { TrackingLinks } from '../tracking/links';
 import { composeMessage, displayName, newMessageId, type Party } from './compose';
 import { markAbandoned, markDeferred, readSendStates, reserveEmailRow, type SendState, type StateRequest } from './email-repository';
 import { GroupCommit } from './group-commit';
 import { reserveMailboxSlot } from './mailbox-slots';
 import { recordAcceptedBatch, recordHardBounce, recordUncertainSend, type AcceptedEmail, type SentEmailRef } from './send-results';
-import { classifySmtpFailure, smtpErrorText, type SmtpFailureKind } from './smtp-outcome';
+import { SendInProgress, SmtpSenderRejected, SmtpTemporaryFailure } from './send-failures';
+import { classifySmtpFailure, smtpErrorText } from './smtp-outcome';
 import { SmtpHostRefused, smtpTransports, type SmtpTransports } from './transports';
 import type { SendEmailInput, SendEmailResult } from './types';
 
@@ -25,28 +27,6 @@ export interface SenderHooks {
    * Throwing from it leaves the row in 'sending', exactly as a worker killed at that moment would.
    */
   readonly afterSmtpAccepted?: (emailId: string) => void | Promise<void>;
-}
-
-/** The send failed in a way that may pass later (4xx, connection, timeout, a sender-side refusal). */
-export class SmtpSendFailed extends Error {
-  override readonly name = 'SmtpSendFailed';
-  constructor(
-    readonly kind: Exclude<SmtpFailureKind, 'recipient_rejected'>,
-    message: string,
-    readonly emailId: string,
-  ) {
-    super(message);
-  }
-}
-
-/** The lead does not exist or is not the account's: retrying cannot help. */
-export class LeadNotFound extends Error {
-  override readonly name = 'LeadNotFound';
-}
-
-/** Another attempt at the same email holds its row right now; a retry will see how it ended. */
-export class SendInProgress extends Error {
-  override readonly name = 'SendInProgress';
 }
 
 interface Sender {
@@ -81,6 +61,10 @@ interface Sender {
  * commit (group-commit.ts): the sends of this process that reach the same step at about the same
  * time share one statement and one commit, and each waits for that commit before it goes on (the
  * reservation is durable before a byte goes to SMTP, the result before the activity returns).
+ *
+ * Failures are thrown as classes, for the caller to tell apart: those a retry may fix are in
+ * send-failures.ts; a lead that is not the account's is NotFoundError('lead'), an unusable step
+ * or empty subject an InvalidInputError.
  */
 export class EmailSender {
   private links: Promise<TrackingLinks> | undefined;
@@ -100,12 +84,14 @@ export class EmailSender {
   }
 
   async send(input: SendEmailInput): Promise<SendEmailResult> {
+    if (!Number.isInteger(input.step) || input.step < 0) throw new InvalidInputError(`step must be a non-negative integer, got ${input.step}`);
+    if (input.content.subject.trim() === '') throw new InvalidInputError('the subject is empty');
     const fallback = this.defaultSender();
     const claimId = newId('em');
     const claim = { emailId: claimId, fromEmail: fallback.from.address, subject: input.content.subject, messageId: newMessageId(claimId, fallback.from.address) };
     const onlyWhileRunning = input.onlyWhileRunning === true;
     const state = await this.states.submit({ accountId: input.accountId, campaignId: input.campaignId, leadId: input.leadId, step: input.step, claim, onlyWhileRunning });
-    if (state === null) throw new LeadNotFound(`lead ${input.leadId} does not exist in account ${input.accountId}`);
+    if (state === null) throw new NotFoundError('lead');
     const key = { accountId: input.accountId, campaignId: input.campaignId, leadId: input.leadId, step: input.step };
     const ref = (emailId: string, messageId: string): SentEmailRef => ({ ...key, emailId, messageId, toEmail: state.lead.email });
     // The common first attempt through the default transport: the row is already ours.
@@ -205,7 +191,7 @@ export class EmailSender {
       }
       await markDeferred(sequelize, emailId, text);
       log.warn({ emailId, campaignId: input.campaignId, mailboxId: sender.mailboxId, kind, error: text }, 'email not sent: will retry');
-      throw new SmtpSendFailed(kind, text, emailId);
+      throw kind === 'temporary' ? new SmtpTemporaryFailure(text, emailId) : new SmtpSenderRejected(text, emailId);
     }
 
     await this.hooks.afterSmtpAccepted?.(emailId);

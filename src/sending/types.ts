@@ -14,7 +14,7 @@ export interface SendEmailInput {
    * Send only while the campaign's row is 'running': the reservation of the email's row takes a
    * share lock on the campaign row and checks its status in the same statement, so once a pause
    * has committed no new email of the campaign is reserved (outcome 'not_running'). The campaign
-   * batch sets it; the single-email activity does not.
+   * batch sets it.
    */
   readonly onlyWhileRunning?: boolean;
 }
@@ -27,7 +27,8 @@ export interface SendEmailInput {
  * - deferred: every mailbox of the account is at its daily cap or within its minimum gap; try
  *   again after `retryAfterSeconds`;
  * - not_running: `onlyWhileRunning` was set and the campaign is not running (nothing was reserved).
- * A temporary SMTP failure (4xx, connection refused, timeout) is not an outcome: it is thrown.
+ * A temporary SMTP failure (4xx, connection refused, timeout) is not an outcome: it is thrown
+ * (SmtpTemporaryFailure, see send-failures.ts).
  */
 export type SendOutcome = 'sent' | 'already_sent' | 'suppressed' | 'bounced' | 'deferred' | 'not_running';
 

@@ -6,7 +6,7 @@ import { dispatcherWorkflowId } from '../../workflows/webhooks/contract';
 import type { webhookDispatcherWorkflow } from '../../workflows/webhooks/dispatcher-workflow';
 import type { Config } from '../config/config';
 import type { Logger } from '../log/logger';
-import { temporalRetryStarter } from '../webhooks/retry/retry-starter';
+import { temporalRetryStarter } from './temporal-retry-starter';
 
 export interface WorkerDeps {
   readonly address: string;

@@ -1,7 +1,7 @@
 /**
  * What the writers need to write one email of a sequence, and what they return. The outreach
- * template registry produces the input for each step; `writeEmail` (activities/writing) chooses
- * the writer: the account's LLM when it has a key, otherwise the built-in one.
+ * template registry produces the input for each step; EmailWriter (email-writer.ts) chooses the
+ * writer: the account's LLM when it has a key, otherwise the built-in one.
  *
  * Every text field may be missing (null) or messy (user-typed, scraped): writers must cope.
  */

@@ -1,9 +1,9 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { expect } from 'chai';
-import { scrapeCompany as scrapeCompanyActivity } from '../../activities/companies/scrape-company';
-import { companyDomain, siteUrl } from '../../src/companies';
+import { activityFailure } from '../../activities/failures';
+import { companyDomain, companyRecord, saveCompany, scrapeCompany, ScrapeError, siteUrl } from '../../src/companies';
+import { egressFor } from '../../src/egress';
 import { nameFromTitle } from '../../src/companies/extract/name';
-import { createLogger } from '../../src/log/logger';
 import { createAccount, request, surfaceB, testConfig, useTestApi } from '../support/api';
 import { pages, startFakeSite, type FakeSite } from '../support/fake-site';
 
@@ -343,23 +343,26 @@ describe('company scrape (POST /v1/company/scrape, GET /v1/company/:id)', () => 
     expect(anonymous.status).to.equal(401);
   });
 
-  describe('scrapeCompany activity', () => {
-    const activity = () => scrapeCompanyActivity({ sequelize: t.db.sequelize, config: testConfig(), log: createLogger('silent', 'test') });
+  describe('scrape and store (the service behind the endpoint), failures as an activity reports them', () => {
+    const scrapeAndSave = async (input: { accountId: string; url: string }) =>
+      companyRecord(await saveCompany(t.db.sequelize, input.accountId, await scrapeCompany(egressFor(testConfig()), input.url)));
 
     async function failure(p: Promise<unknown>): Promise<ApplicationFailure> {
       try {
         await p;
       } catch (err) {
-        expect(err).to.be.instanceOf(ApplicationFailure);
-        return err as ApplicationFailure;
+        expect(err).to.be.instanceOf(ScrapeError);
+        const f = activityFailure(err);
+        expect(f).to.be.instanceOf(ApplicationFailure);
+        return f as ApplicationFailure;
       }
-      expect.fail('expected an ApplicationFailure');
+      expect.fail('expected a ScrapeError');
     }
 
     it('stores and returns the company as plain JSON, upserting by domain', async () => {
       const { accountId } = await createAccount(t.db.sequelize);
-      const first = await activity()({ accountId, url: `${saas.origin}/` });
-      const second = await activity()({ accountId, url: `${saas.origin}/pricing` });
+      const first = await scrapeAndSave({ accountId, url: `${saas.origin}/` });
+      const second = await scrapeAndSave({ accountId, url: `${saas.origin}/pricing` });
       expect(second.id).to.equal(first.id);
       expect(JSON.parse(JSON.stringify(second))).to.deep.equal(second);
       expect(second).to.include({ name: 'Acmely', domain: '127.0.0.1' });
@@ -368,14 +371,14 @@ describe('company scrape (POST /v1/company/scrape, GET /v1/company/:id)', () => 
     it('a blocked or invalid URL is a non-retryable TargetUnreachable; a down site is retryable', async () => {
       const { accountId } = await createAccount(t.db.sequelize);
       for (const url of ['http://169.254.169.254/', 'gopher://acme.com/']) {
-        const f = await failure(activity()({ accountId, url }));
+        const f = await failure(scrapeAndSave({ accountId, url }));
         expect([f.type, f.nonRetryable], url).to.deep.equal(['TargetUnreachable', true]);
       }
       const closed = await startFakeSite(() => undefined);
       await closed.close();
-      const down = await failure(activity()({ accountId, url: `http://127.0.0.1:${closed.port}/` }));
+      const down = await failure(scrapeAndSave({ accountId, url: `http://127.0.0.1:${closed.port}/` }));
       expect([down.type, down.nonRetryable]).to.deep.equal(['TargetUnavailable', false]);
-      const gone = await failure(activity()({ accountId, url: `${initech.origin}/missing` }));
+      const gone = await failure(scrapeAndSave({ accountId, url: `${initech.origin}/missing` }));
       expect([gone.type, gone.nonRetryable, gone.message]).to.deep.equal(['TargetRejected', true, 'The site answered HTTP 404']);
     });
   });

@@ -8,7 +8,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { expect } from 'chai';
 import pino from 'pino';
 import { buildApp } from '../../src/api/app';
-import { LeadFactSignals, type LeadFactNotice } from '../../src/campaigns/lead-fact-signals';
+import { LeadFactSignals, type LeadFactNotice } from '../../src/campaigns/control/lead-fact-signals';
 import { listen, type RunningHttpServer } from '../../src/runtime/http-server';
 import { TemporalClientProvider } from '../../src/temporal/client';
 import { startTracking, type Tracking } from '../../src/tracking/tracking';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { sendEmail } from '../../activities/sending/send-email';
 import { createLogger } from '../../src/log/logger';
+import { EmailSender } from '../../src/sending/email-sender';
 import { smtpTransports } from '../../src/sending/transports';
 import type { SendEmailInput, SendEmailResult } from '../../src/sending/types';
 import { testConfig } from '../support/api';
@@ -19,12 +19,13 @@ const log = createLogger('silent', 'test');
 describe('sending only while the campaign runs (real PostgreSQL, real SMTP sink)', () => {
   let db: TestDatabase;
   let sink: TestSmtpSink;
-  let send: ReturnType<typeof sendEmail>;
+  let sender: EmailSender;
+  const send = (input: SendEmailInput): Promise<SendEmailResult> => sender.send(input);
 
   before(async () => {
     db = await createTestDatabase();
     sink = await TestSmtpSink.start();
-    send = sendEmail({ sequelize: db.sequelize, config: testConfig({ SMTP_SINK_PORT: String(sink.port), DEFAULT_FROM_EMAIL: 'outreach@sender.example' }), log });
+    sender = new EmailSender({ sequelize: db.sequelize, config: testConfig({ SMTP_SINK_PORT: String(sink.port), DEFAULT_FROM_EMAIL: 'outreach@sender.example' }), log });
   });
   after(async () => {
     await smtpTransports.closeAll();
@@ -101,7 +102,7 @@ describe('sending only while the campaign runs (real PostgreSQL, real SMTP sink)
     expect(sink.to(email)).to.have.length(0);
   });
 
-  it('without onlyWhileRunning (the single-email activity) the status is not consulted', async () => {
+  it('without onlyWhileRunning the status is not consulted', async () => {
     const { accountId, campaignId } = await newRunningCampaign(db.sequelize, { status: 'paused' });
     const [leadId] = await newLeads(db.sequelize, accountId, 1);
     expect((await send(input(accountId, campaignId, leadId!, false))).outcome).to.equal('sent');

@@ -1,9 +1,11 @@
 import { expect } from 'chai';
 import type { ApplicationFailure } from '@temporalio/common';
-import { sendEmail } from '../../activities/sending/send-email';
+import { activityFailure } from '../../activities/failures';
 import { newId } from '../../src/accounts/ids';
 import { createLogger } from '../../src/log/logger';
+import { EmailSender } from '../../src/sending/email-sender';
 import { smtpTransports } from '../../src/sending/transports';
+import type { SendEmailInput, SendEmailResult } from '../../src/sending/types';
 import { testConfig } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { TestSmtpSink } from '../support/smtp-sink';
@@ -16,13 +18,14 @@ import { count, input, newAccountWithCampaign, newLead } from './fixtures';
 describe('concurrent sends of one worker (real SMTP sink, real PostgreSQL)', () => {
   let db: TestDatabase;
   let sink: TestSmtpSink;
-  let send: ReturnType<typeof sendEmail>;
+  let sender: EmailSender;
+  const send = (input: SendEmailInput): Promise<SendEmailResult> => sender.send(input);
 
   before(async () => {
     db = await createTestDatabase();
     sink = await TestSmtpSink.start();
     const config = testConfig({ SMTP_SINK_PORT: String(sink.port), PUBLIC_BASE_URL: 'https://track.example.test', DEFAULT_FROM_EMAIL: 'outreach@sender.example' });
-    send = sendEmail({ sequelize: db.sequelize, config, log: createLogger('silent', 'test') });
+    sender = new EmailSender({ sequelize: db.sequelize, config, log: createLogger('silent', 'test') });
   });
 
   after(async () => {
@@ -60,7 +63,8 @@ describe('concurrent sends of one worker (real SMTP sink, real PostgreSQL)', () 
     const { accountId, campaignId } = await newAccountWithCampaign(db.sequelize);
     const leadId = await newLead(db.sequelize, accountId, 'same@lead.example');
     const settled = await Promise.allSettled(Array.from({ length: 5 }, () => send(input(accountId, campaignId, leadId))));
-    const outcomes = settled.map((s) => (s.status === 'fulfilled' ? s.value.outcome : (s.reason as ApplicationFailure).type));
+    // A failed call as the activity boundary reports it.
+    const outcomes = settled.map((s) => (s.status === 'fulfilled' ? s.value.outcome : (activityFailure(s.reason) as ApplicationFailure).type));
     expect(outcomes.filter((o) => o === 'sent')).to.have.length(1);
     // The others met the first one's row: still sending (retry later) or already sent.
     for (const o of outcomes.filter((x) => x !== 'sent')) expect(o).to.be.oneOf(['SendInProgress', 'already_sent']);

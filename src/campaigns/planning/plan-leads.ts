@@ -1,9 +1,9 @@
 import { QueryTypes } from 'sequelize';
+import { NotFoundError } from '../../errors/domain-errors';
 import { findLeads, MAX_FIND_LIMIT } from '../../leads/find-leads';
 import type { LeadDeps } from '../../leads/provider';
 import { storeSearchWhere, type LeadFilters } from '../../leads/lead-repository';
 import type { PlanLeadsInput, PlanLeadsResult } from '../../../workflows/campaign/contract';
-import { CampaignMissing } from '../campaign-missing';
 import { claimEnrichmentCosts } from './enrichment-claims';
 
 /**
@@ -34,14 +34,16 @@ async function returnableAmong(deps: LeadDeps, input: PlanLeadsInput): Promise<n
  * The campaign's next leads (see findLeads: the account's store, or Apollo with its key): not
  * suppressed, bounced or unsubscribed, not emailed by the campaign, and never one of `exclude`
  * (the leads the workflow already has). `costUsd` is the enrichment spend this call reports,
- * each cost once even across retries (see claimEnrichmentCosts; `claimant` names the call).
+ * each cost once even across retries (see claimEnrichmentCosts; `claimant` names the call). A
+ * campaign that is not the account's is NotFoundError('campaign'); the lead provider's failures
+ * are thrown as its LeadProviderErrors.
  */
 export async function planCampaignLeads(deps: LeadDeps, input: PlanLeadsInput, claimant: string): Promise<PlanLeadsResult> {
   const found = await deps.sequelize.query(`SELECT 1 FROM campaigns WHERE id = $1 AND account_id = $2`, {
     bind: [input.campaignId, input.accountId],
     type: QueryTypes.SELECT,
   });
-  if (found.length === 0) throw new CampaignMissing(`campaign ${input.campaignId} of account ${input.accountId} does not exist`);
+  if (found.length === 0) throw new NotFoundError('campaign');
 
   let leadIds: string[] = [];
   const limit = Math.max(0, Math.floor(input.limit));

@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { saveCompany, scrapeCompany, ScrapeError } from '../../companies';
 import type { Egress } from '../../egress';
-import { CampaignMissing } from '../campaign-missing';
+import { NotFoundError } from '../../errors/domain-errors';
 
 export type PreparedTarget =
   | { readonly companyId: string; readonly scrapeProblem: null }
@@ -13,7 +13,8 @@ export type PreparedTarget =
  * it to the campaign (`campaigns.company_id`), so the writers speak for it. A failure that a later
  * attempt could undo (timeout, DNS or connection failure, 429, 5xx) is thrown as the ScrapeError;
  * one that would repeat (invalid or private URL, 4xx, not HTML, too large) is returned as the
- * problem, and the campaign goes on without a company.
+ * problem, and the campaign goes on without a company. A campaign that is not the account's is
+ * NotFoundError('campaign').
  */
 export async function prepareTarget(sequelize: Sequelize, egress: Egress, accountId: string, campaignId: string): Promise<PreparedTarget> {
   const rows = await sequelize.query<{ target_url: string }>(`SELECT target_url FROM campaigns WHERE id = $1 AND account_id = $2`, {
@@ -21,7 +22,7 @@ export async function prepareTarget(sequelize: Sequelize, egress: Egress, accoun
     type: QueryTypes.SELECT,
   });
   const targetUrl = rows[0]?.target_url;
-  if (targetUrl === undefined) throw new CampaignMissing(`campaign ${campaignId} of account ${accountId} does not exist`);
+  if (targetUrl === undefined) throw new NotFoundError('campaign');
 
   let scraped;
   try {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Context } from '@temporalio/activity';
 
 /** The running activity's context, or null when the function is called directly (tests, scripts). */
@@ -19,4 +20,14 @@ export function callName(): string {
   if (info === undefined) return `direct:${randomUUID()}`;
   const run = info.workflowExecution;
   return run === undefined ? `activity:${info.activityId}:${info.scheduledTimestampMs}` : `${run.workflowId}/${run.runId}/${info.activityId}`;
+}
+
+/** Reports progress to the server (a no-op outside an activity). */
+export function heartbeat(details: unknown): void {
+  activityContext()?.heartbeat(details);
+}
+
+/** Sleeps, ending early with the activity's cancellation; a plain timer outside an activity. */
+export function cancellableSleep(ms: number): Promise<void> {
+  return activityContext()?.sleep(ms) ?? delay(ms).then(() => undefined);
 }

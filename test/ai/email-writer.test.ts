@@ -1,10 +1,13 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { expect } from 'chai';
-import { writeCostKey, writeEmail, type WriteEmailActivityInput } from '../../activities/writing/write-email';
+import { activityFailure } from '../../activities/failures';
 import { newId } from '../../src/accounts/ids';
+import { LlmOutputError, LlmProviderError } from '../../src/ai/errors';
 import { updateIntegrations } from '../../src/integrations/settings';
 import { createLogger } from '../../src/log/logger';
+import { EmailWriter, type WriteStepInput } from '../../src/writing/email-writer';
 import type { WriteEmailInput } from '../../src/writing/types';
+import { writeCostKey } from '../../src/writing/writing-cost';
 import { createAccount, testConfig } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { startFakeAnthropic, type FakeAnthropic, type MessagesRequest } from '../support/fake-anthropic';
@@ -30,22 +33,26 @@ function emailFrom(userPrompt: string): { subject: string; body_text: string } {
   };
 }
 
-async function failure(p: Promise<unknown>): Promise<ApplicationFailure> {
+/** The write must throw an error of `kind`; returns the ApplicationFailure the activity boundary makes of it. */
+async function failure(p: Promise<unknown>, kind: abstract new (...args: never[]) => Error): Promise<ApplicationFailure> {
   try {
     await p;
   } catch (err) {
-    expect(err).to.be.instanceOf(ApplicationFailure);
-    return err as ApplicationFailure;
+    expect(err).to.be.instanceOf(kind);
+    const f = activityFailure(err);
+    expect(f).to.be.instanceOf(ApplicationFailure);
+    return f as ApplicationFailure;
   }
-  throw new Error('expected the activity to fail');
+  throw new Error('expected the write to fail');
 }
 
-describe('writeEmail activity (account LLM keys, costs)', () => {
+describe('EmailWriter (account LLM keys, costs)', () => {
   let db: TestDatabase;
   let openai: FakeOpenAi;
   let anthropic: FakeAnthropic;
   let openaiAnswer: (req: ChatRequest) => string;
-  let write: ReturnType<typeof writeEmail>;
+  let writer: EmailWriter;
+  const write = (input: WriteStepInput) => writer.write(input);
 
   before(async () => {
     db = await createTestDatabase();
@@ -61,7 +68,7 @@ describe('writeEmail activity (account LLM keys, costs)', () => {
       usage: { input: 2000, output: 400 },
     });
     const config = testConfig({ OPENAI_BASE_URL: `${openai.url}/v1`, ANTHROPIC_BASE_URL: anthropic.url });
-    write = writeEmail({ sequelize: db.sequelize, config, log: createLogger('silent', 'test') });
+    writer = new EmailWriter({ sequelize: db.sequelize, config, log: createLogger('silent', 'test') });
   });
   after(async () => {
     await openai?.close();
@@ -74,7 +81,7 @@ describe('writeEmail activity (account LLM keys, costs)', () => {
     openaiAnswer = (req) => JSON.stringify(emailFrom(req.messages[1]!.content));
   });
 
-  async function setup(settings: Parameters<typeof updateIntegrations>[2] = {}): Promise<WriteEmailActivityInput> {
+  async function setup(settings: Parameters<typeof updateIntegrations>[2] = {}): Promise<WriteStepInput> {
     const { accountId } = await createAccount(db.sequelize);
     const campaignId = newId('cmp');
     await db.sequelize.query(`INSERT INTO campaigns (id, account_id, created_via, name, mcp, target_url) VALUES ($1, $2, 'b', 'Q3', 'sales-outreach', 'https://acme.io')`, { bind: [campaignId, accountId] });
@@ -139,7 +146,7 @@ describe('writeEmail activity (account LLM keys, costs)', () => {
     expect(await costEvents(input.accountId)).to.equal(1);
   });
 
-  it('a retried activity is charged once', async () => {
+  it('a retried write is charged once', async () => {
     const input = await setup({ openaiApiKey: OPENAI_KEY });
     const first = await write(input);
     const second = await write(input);
@@ -164,7 +171,7 @@ describe('writeEmail activity (account LLM keys, costs)', () => {
 
   it('a rejected key fails without retry and without falling back to the built-in writer', async () => {
     const input = await setup({ openaiApiKey: 'sk-proj-revoked-key-0000000000000LMNO' });
-    const f = await failure(write(input));
+    const f = await failure(write(input), LlmProviderError);
     expect(f.type).to.equal('LlmRejected');
     expect(f.nonRetryable).to.equal(true);
     expect(f.message).to.match(/^OpenAI rejected the account's API key \(HTTP 401\)/);
@@ -175,7 +182,7 @@ describe('writeEmail activity (account LLM keys, costs)', () => {
 
   it('an unknown model is refused too (not retryable)', async () => {
     const input = await setup({ openaiApiKey: OPENAI_KEY, openaiModel: 'gpt-nonexistent' });
-    const f = await failure(write(input));
+    const f = await failure(write(input), LlmProviderError);
     expect(f.type).to.equal('LlmRejected');
     expect(f.message).to.include('does not know the model');
   });
@@ -204,7 +211,7 @@ describe('writeEmail activity (account LLM keys, costs)', () => {
   it('two unusable answers (a placeholder left in) fail as retryable, with no cost recorded', async () => {
     const input = await setup({ openaiApiKey: OPENAI_KEY });
     openaiAnswer = () => JSON.stringify({ subject: 'Hello', body_text: 'Hi [First Name],\n\nWe would love to talk to you about this.\n\nBest,\nSam' });
-    const f = await failure(write(input));
+    const f = await failure(write(input), LlmOutputError);
     expect(f.type).to.equal('LlmBadOutput');
     expect(f.nonRetryable).to.equal(false);
     expect(f.message).to.include('placeholder');

@@ -2,11 +2,15 @@ import { expect } from 'chai';
 import { generateKeyPairSync } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { load } from 'cheerio';
-import { sendEmail } from '../../activities/sending/send-email';
+import { activityFailure } from '../../activities/failures';
 import type { Config } from '../../src/config/config';
+import { NotFoundError } from '../../src/errors/domain-errors';
 import { createLogger } from '../../src/log/logger';
 import { suppressAddress } from '../../src/suppressions/suppression-repository';
+import { EmailSender, type SenderDeps, type SenderHooks } from '../../src/sending/email-sender';
+import { SmtpSenderRejected, SmtpTemporaryFailure } from '../../src/sending/send-failures';
 import { smtpTransports } from '../../src/sending/transports';
+import type { SendEmailInput, SendEmailResult } from '../../src/sending/types';
 import { TrackingLinks } from '../../src/tracking/links';
 import { createAccount, testConfig } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
@@ -19,28 +23,37 @@ const SECRET = 'test-tracking-secret';
 const links = new TrackingLinks(SECRET, BASE);
 const log = createLogger('silent', 'test');
 
-async function rejection(p: Promise<unknown>): Promise<ApplicationFailure> {
+/** A sender's send, as the batch calls it. */
+const sending = (deps: SenderDeps, hooks?: SenderHooks): ((input: SendEmailInput) => Promise<SendEmailResult>) => {
+  const sender = new EmailSender(deps, hooks);
+  return (input) => sender.send(input);
+};
+
+/** The send must throw an error of `kind`; returns the ApplicationFailure the activity boundary makes of it. */
+async function rejection(p: Promise<unknown>, kind: abstract new (...args: never[]) => Error): Promise<ApplicationFailure> {
   try {
     await p;
   } catch (err) {
-    expect(err).to.be.instanceOf(ApplicationFailure);
-    return err as ApplicationFailure;
+    expect(err).to.be.instanceOf(kind);
+    const failure = activityFailure(err);
+    expect(failure).to.be.instanceOf(ApplicationFailure);
+    return failure as ApplicationFailure;
   }
   throw new Error('expected the send to throw');
 }
 
-describe('sendEmail activity (real SMTP sink, real PostgreSQL)', () => {
+describe('EmailSender (real SMTP sink, real PostgreSQL)', () => {
   let db: TestDatabase;
   let sink: TestSmtpSink;
   let config: Config;
-  let send: ReturnType<typeof sendEmail>;
+  let send: (input: SendEmailInput) => Promise<SendEmailResult>;
 
   before(async () => {
     db = await createTestDatabase();
     sink = await TestSmtpSink.start();
     // No SMTP_URL: accounts without a mailbox go to the local sink on SMTP_SINK_PORT, as in production.
     config = testConfig({ SMTP_SINK_PORT: String(sink.port), PUBLIC_BASE_URL: BASE, TRACKING_SECRET: SECRET, DEFAULT_FROM_EMAIL: 'outreach@sender.example' });
-    send = sendEmail({ sequelize: db.sequelize, config, log });
+    send = sending({ sequelize: db.sequelize, config, log });
   });
 
   after(async () => {
@@ -124,7 +137,7 @@ describe('sendEmail activity (real SMTP sink, real PostgreSQL)', () => {
   it('a worker that died after SMTP accepted the message does not send it twice', async () => {
     const { accountId, campaignId } = await newAccountWithCampaign(db.sequelize);
     const leadId = await newLead(db.sequelize, accountId, 'crash@lead.example');
-    const crashing = sendEmail({ sequelize: db.sequelize, config, log }, {
+    const crashing = sending({ sequelize: db.sequelize, config, log }, {
       afterSmtpAccepted: () => {
         throw new Error('worker killed');
       },
@@ -196,11 +209,11 @@ describe('sendEmail activity (real SMTP sink, real PostgreSQL)', () => {
     expect(sink.to('nobody@lead.example')).to.have.length(0);
   });
 
-  it('a 451 throws a retryable SmtpTemporary failure; the retry sends once with the same Message-ID', async () => {
+  it('a 451 throws a SmtpTemporaryFailure, a retryable SmtpTemporary at the activity boundary; the retry sends once with the same Message-ID', async () => {
     const { accountId, campaignId } = await newAccountWithCampaign(db.sequelize);
     const leadId = await newLead(db.sequelize, accountId, 'busy@lead.example');
     sink.refuse('busy@lead.example', 451);
-    const failure = await rejection(send(input(accountId, campaignId, leadId)));
+    const failure = await rejection(send(input(accountId, campaignId, leadId)), SmtpTemporaryFailure);
     expect(failure.type).to.equal('SmtpTemporary');
     expect(failure.nonRetryable).to.equal(false);
     expect(failure.message).to.match(/^451 /);
@@ -227,8 +240,8 @@ describe('sendEmail activity (real SMTP sink, real PostgreSQL)', () => {
     const { accountId, campaignId } = await newAccountWithCampaign(db.sequelize);
     const leadId = await newLead(db.sequelize, accountId, 'down@lead.example');
     // Port 1: nothing listens there.
-    const down = sendEmail({ sequelize: db.sequelize, config: { ...config, smtpUrl: 'smtp://127.0.0.1:1' }, log });
-    const failure = await rejection(down(input(accountId, campaignId, leadId)));
+    const down = sending({ sequelize: db.sequelize, config: { ...config, smtpUrl: 'smtp://127.0.0.1:1' }, log });
+    const failure = await rejection(down(input(accountId, campaignId, leadId)), SmtpTemporaryFailure);
     expect(failure.type).to.equal('SmtpTemporary');
     expect(failure.nonRetryable).to.equal(false);
     expect((await db.sequelize.query<{ status: string }>(`SELECT status FROM emails WHERE campaign_id = $1`, { bind: [campaignId], type: 'SELECT' as never }))[0]?.status).to.equal('deferred');
@@ -238,7 +251,7 @@ describe('sendEmail activity (real SMTP sink, real PostgreSQL)', () => {
     const { accountId, campaignId } = await newAccountWithCampaign(db.sequelize);
     const leadId = await newLead(db.sequelize, accountId, 'later@lead.example');
     sink.refuse('later@lead.example', 421);
-    await rejection(send(input(accountId, campaignId, leadId)));
+    await rejection(send(input(accountId, campaignId, leadId)), SmtpTemporaryFailure);
     sink.accept('later@lead.example');
     await suppressAddress(db.sequelize, null, accountId, 'later@lead.example', 'unsubscribe');
     const result = await send(input(accountId, campaignId, leadId));
@@ -341,8 +354,8 @@ describe('sendEmail activity (real SMTP sink, real PostgreSQL)', () => {
       const { accountId, campaignId } = await newAccountWithCampaign(db.sequelize);
       await newMailbox(db.sequelize, accountId, { fromEmail: 'inside@sender.example', smtpUrl: mailboxUrl() });
       const leadId = await newLead(db.sequelize, accountId, 'ssrf@lead.example');
-      const strict = sendEmail({ sequelize: db.sequelize, config: { ...config, allowLoopbackEgress: false }, log });
-      const failure = await rejection(strict(input(accountId, campaignId, leadId)));
+      const strict = sending({ sequelize: db.sequelize, config: { ...config, allowLoopbackEgress: false }, log });
+      const failure = await rejection(strict(input(accountId, campaignId, leadId)), SmtpSenderRejected);
       expect(failure.type).to.equal('SmtpSenderRejected');
       expect(failure.message).to.match(/loopback/);
       expect(sink.to('ssrf@lead.example')).to.have.length(0);
@@ -352,7 +365,7 @@ describe('sendEmail activity (real SMTP sink, real PostgreSQL)', () => {
   it('an unknown lead is a non-retryable failure', async () => {
     const { accountId } = await createAccount(db.sequelize);
     const campaignId = await newCampaign(db.sequelize, accountId);
-    const failure = await rejection(send(input(accountId, campaignId, 'lead_doesnotexist')));
+    const failure = await rejection(send(input(accountId, campaignId, 'lead_doesnotexist')), NotFoundError);
     expect(failure.type).to.equal('LeadNotFound');
     expect(failure.nonRetryable).to.equal(true);
   });

@@ -2,23 +2,26 @@ import { Readable } from 'node:stream';
 import { ApplicationFailure } from '@temporalio/common';
 import { expect } from 'chai';
 import { QueryTypes } from 'sequelize';
-import { findLeadsActivity } from '../../activities/leads/find-leads';
+import { activityFailure } from '../../activities/failures';
 import { newId } from '../../src/accounts/ids';
+import { LeadProviderError } from '../../src/leads/apollo/errors';
+import { findLeads as findLeadsIn, type FindLeadsInput } from '../../src/leads/find-leads';
 import { importLeadsCsv } from '../../src/leads/import/import-csv';
 import { suppressAddress } from '../../src/suppressions/suppression-repository';
 import { createAccount, testConfig } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { samplePeople, startFakeApollo, type FakeApollo } from '../support/fake-apollo';
 
-describe('findLeads activity (the leads a campaign writes to next)', () => {
+describe('findLeads (the leads a campaign writes to next)', () => {
   let db: TestDatabase;
   let fake: FakeApollo;
-  let findLeads: ReturnType<typeof findLeadsActivity>;
+  let config: ReturnType<typeof testConfig>;
+  const findLeads = (input: FindLeadsInput) => findLeadsIn({ sequelize: db.sequelize, config }, input);
 
   before(async () => {
     db = await createTestDatabase();
     fake = await startFakeApollo({ people: samplePeople() });
-    findLeads = findLeadsActivity({ sequelize: db.sequelize, config: testConfig({ APOLLO_API_URL: fake.url }) });
+    config = testConfig({ APOLLO_API_URL: fake.url });
   });
   after(async () => {
     await fake?.close();
@@ -90,7 +93,7 @@ describe('findLeads activity (the leads a campaign writes to next)', () => {
     ]);
     expect(await costs(accountId)).to.deep.equal([{ campaign_id: campaignId, idempotency_key: `campaign:${campaignId}:apollo_match:ap_3` }]);
 
-    // A retried or repeated activity finds the same people and is not charged a second time.
+    // A retried or repeated call finds the same people and is not charged a second time.
     const again = await findLeads(input);
     expect(again.leads).to.deep.equal(first.leads);
     expect(await costs(accountId)).to.have.length(1);
@@ -101,16 +104,18 @@ describe('findLeads activity (the leads a campaign writes to next)', () => {
     expect(next.leads.map((l) => l.email)).to.deep.equal(['sam.hidden@fabrikam.example']);
   });
 
-  it('turns provider failures into ApplicationFailures the retry policy understands', async () => {
+  it('throws provider failures as LeadProviderErrors, which the activity boundary turns into ApplicationFailures the retry policy understands', async () => {
     const rejected = await createAccount(db.sequelize);
     await db.sequelize.query(`INSERT INTO account_integrations (account_id, apollo_api_key) VALUES ($1, 'wrong-key')`, { bind: [rejected.accountId] });
     const campaignId = await campaignOf(rejected.accountId);
-    const failure = async (input: Parameters<typeof findLeads>[0]): Promise<ApplicationFailure> => {
+    const failure = async (input: FindLeadsInput): Promise<ApplicationFailure> => {
       try {
         await findLeads(input);
       } catch (err) {
-        expect(err).to.be.instanceOf(ApplicationFailure);
-        return err as ApplicationFailure;
+        expect(err).to.be.instanceOf(LeadProviderError);
+        const f = activityFailure(err);
+        expect(f).to.be.instanceOf(ApplicationFailure);
+        return f as ApplicationFailure;
       }
       throw new Error('expected a failure');
     };
