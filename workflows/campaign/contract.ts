@@ -3,9 +3,9 @@ import type { BudgetType, CampaignBudget, CampaignEvent, CampaignStatus, SendFre
 import type { StepKind, StopFact } from '../../src/campaigns/model/templates';
 
 /**
- * The campaign workflow's contract with the API (input, signals, queries) and with its activities
- * (their inputs and results). Pure types and definitions: both the workflow bundle and Node code
- * import this file.
+ * The campaign workflow's contract with the API (input, signals, queries) and the inputs and
+ * results of its activities (whose signatures come from the implementations: activity-proxies.ts).
+ * Pure types and definitions: both the workflow bundle and Node code import this file.
  */
 
 export interface CampaignWorkflowInput {
@@ -74,6 +74,11 @@ export interface CarriedState {
   readonly leadPoolExhausted: boolean;
   readonly totalCostUsd: number;
   readonly runs: number;
+  /**
+   * When the campaign was last resumed (epoch ms, 0 before any resume): a campaign resumed after
+   * its start date starts its trial then. Absent in state carried by runs that predate it.
+   */
+  readonly lastResumeAt?: number;
 }
 
 /** What the status query returns: live status and counters, for operators and the API. */
@@ -189,15 +194,6 @@ export interface SendBatchResult {
   /** Everything the batch spent (writing and sending), in USD. */
   readonly costUsd: number;
   readonly halted: BatchHalt | null;
-}
-
-/** The activities the campaign workflow calls (activities/index.ts implements them). */
-export interface CampaignActivityContract {
-  recordCampaignTransition(t: CampaignTransition): Promise<void>;
-  emitCampaignEvents(input: CampaignEventsInput): Promise<void>;
-  prepareCampaign(input: PrepareCampaignInput): Promise<PrepareCampaignResult>;
-  planLeads(input: PlanLeadsInput): Promise<PlanLeadsResult>;
-  sendCampaignBatch(input: SendBatchInput): Promise<SendBatchResult>;
 }
 
 /** Sent by the API with the time it committed, so the workflow's mirror writes the same instant. */

@@ -44,41 +44,35 @@ export interface AppliedBatch {
 /** What a batch's results change in the tracked leads. Deferred and skipped steps stay due. */
 export function applyBatch(leads: readonly LeadTrack[], results: readonly BatchItemResult[], day: string, template: OutreachTemplate): AppliedBatch {
   const byLead = new Map(results.map((r) => [r.leadId, r]));
-  const next: LeadTrack[] = [];
-  let sent = 0;
-  let contacted = 0;
-  let finished = 0;
-  const stopped: Array<StopFact | 'suppressed'> = [];
+  const applied = { leads: [] as LeadTrack[], sent: 0, contacted: 0, finished: 0, stopped: [] as Array<StopFact | 'suppressed'> };
   for (const lead of leads) {
     const r = byLead.get(lead.leadId);
-    if (r === undefined || r.step !== lead.step + 1) {
-      next.push(lead);
-      continue;
+    // No result, or one for another step (stale): the lead stays as it was.
+    if (r === undefined || r.step !== lead.step + 1) applied.leads.push(lead);
+    else if (r.outcome === 'stopped') applied.stopped.push(r.stopFact ?? 'suppressed');
+    else if (r.outcome !== 'sent' && r.outcome !== 'already_sent') applied.leads.push(lead);
+    else {
+      applied.sent++;
+      if (r.step === 0) applied.contacted++;
+      const next = advance(lead, r, day, template);
+      if (next === null) applied.finished++;
+      else applied.leads.push(next);
     }
-    if (r.outcome === 'stopped') {
-      stopped.push(r.stopFact ?? 'suppressed');
-      continue;
-    }
-    if (r.outcome !== 'sent' && r.outcome !== 'already_sent') {
-      next.push(lead);
-      continue;
-    }
-    sent++;
-    if (r.step === 0) contacted++;
-    const following = template.steps[r.step + 1];
-    if (following === undefined) {
-      finished++;
-      continue;
-    }
-    next.push({
-      leadId: lead.leadId,
-      step: r.step,
-      nextDay: addDays(day, following.delayDays),
-      subject: r.subject ?? lead.subject,
-      thread: r.messageId === undefined ? lead.thread : [...lead.thread, r.messageId],
-    });
   }
-  return { leads: next, sent, contacted, finished, stopped };
+  return applied;
+}
+
+/** A lead whose step `r` went out on `day`: due its next step's delay later, or null after the last. */
+function advance(lead: LeadTrack, r: BatchItemResult, day: string, template: OutreachTemplate): LeadTrack | null {
+  const following = template.steps[r.step + 1];
+  if (following === undefined) return null;
+  return {
+    leadId: lead.leadId,
+    step: r.step,
+    nextDay: addDays(day, following.delayDays),
+    subject: r.subject ?? lead.subject,
+    thread: r.messageId === undefined ? lead.thread : [...lead.thread, r.messageId],
+  };
 }
 
 /** Counts a fact that ended a sequence (from a batch or a signal). */

@@ -25,20 +25,26 @@ export interface CampaignState {
   leadPoolExhausted: boolean;
   totalCostUsd: number;
   runs: number;
+  /** When the campaign was last resumed (epoch ms; 0 before any resume). */
+  lastResumeAt: number;
 }
 
+/** A new campaign's state, or the state the previous run carried over (one run more). */
 export function initialState(input: CampaignWorkflowInput, now: number): CampaignState {
   const c = input.carried;
-  if (c !== undefined) {
-    return {
-      ...c,
-      counters: { ...c.counters },
-      spend: { ...c.spend },
-      milestonesReached: [...c.milestonesReached],
-      leads: [...c.leads],
-      runs: c.runs + 1,
-    };
-  }
+  if (c === undefined) return freshState(now);
+  return {
+    ...c,
+    counters: { ...c.counters },
+    spend: { ...c.spend },
+    milestonesReached: [...c.milestonesReached],
+    leads: [...c.leads],
+    runs: c.runs + 1,
+    lastResumeAt: c.lastResumeAt ?? 0,
+  };
+}
+
+function freshState(now: number): CampaignState {
   return {
     status: 'starting',
     reason: null,
@@ -56,29 +62,16 @@ export function initialState(input: CampaignWorkflowInput, now: number): Campaig
     leadPoolExhausted: false,
     totalCostUsd: 0,
     runs: 0,
+    lastResumeAt: 0,
   };
 }
 
-/** What continue-as-new hands to the next run. */
+/**
+ * What continue-as-new hands to the next run: the whole state, field for field (initialState
+ * restores it; a field CarriedState lacks fails the typecheck there).
+ */
 export function carry(s: CampaignState): CarriedState {
-  return {
-    status: s.status,
-    reason: s.reason,
-    pausedFrom: s.pausedFrom,
-    startedAt: s.startedAt,
-    trialEndsAt: s.trialEndsAt,
-    companyId: s.companyId,
-    lastTickDay: s.lastTickDay,
-    plannedDay: s.plannedDay,
-    plannedToday: s.plannedToday,
-    counters: s.counters,
-    spend: s.spend,
-    milestonesReached: s.milestonesReached,
-    leads: s.leads,
-    leadPoolExhausted: s.leadPoolExhausted,
-    totalCostUsd: s.totalCostUsd,
-    runs: s.runs,
-  };
+  return { ...s, counters: { ...s.counters }, spend: { ...s.spend }, milestonesReached: [...s.milestonesReached], leads: [...s.leads] };
 }
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());

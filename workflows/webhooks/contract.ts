@@ -1,5 +1,6 @@
 /**
- * The webhook workflows' contract with their activities and with whoever starts them. Pure types
+ * The webhook workflows' contract with whoever starts them, and the inputs and results of their
+ * activities (whose signatures come from the implementations: activity-proxies.ts). Pure types
  * and constants: the workflow bundle and Node code both import this file.
  */
 
@@ -59,13 +60,6 @@ export interface DispatchStats {
   readonly delivered: number;
   /** First attempts that failed and were handed to a retry workflow. */
   readonly handedToRetry: number;
-}
-
-/** The activities the two webhook workflows call, by name. */
-export interface WebhookActivityContract {
-  runWebhookDispatcher(input: DispatchRunInput): Promise<DispatchStats>;
-  attemptWebhookDelivery(input: RetryAttemptInput): Promise<RetryAttemptResult>;
-  markWebhookDeliveryFailed(input: { readonly deliveryId: string; readonly cycle: number }): Promise<void>;
 }
 
 /** One retry workflow per delivery and cycle: starting it twice finds the first. */

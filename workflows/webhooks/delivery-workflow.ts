@@ -1,14 +1,6 @@
-import { proxyActivities, sleep } from '@temporalio/workflow';
-import { RETRY_LADDER_MS, type WebhookActivityContract, type WebhookRetryInput, type WebhookRetryResult } from './contract';
-
-// A delivery failure is an outcome the activity returns, never an exception: the ladder's delays
-// are this workflow's timers. Exceptions are the service's own trouble (database down) and are
-// retried quickly without using up a step of the ladder. An attempt waits 10 s for the receiver at
-// most; the rest of the minute covers the database around it.
-const { attemptWebhookDelivery, markWebhookDeliveryFailed } = proxyActivities<WebhookActivityContract>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
-});
+import { sleep } from '@temporalio/workflow';
+import { attemptWebhookDelivery, markWebhookDeliveryFailed } from './activity-proxies';
+import { RETRY_LADDER_MS, type WebhookRetryInput, type WebhookRetryResult } from './contract';
 
 /**
  * The retries of one delivery after its first attempt failed: retry n is made RETRY_LADDER_MS[n-1]

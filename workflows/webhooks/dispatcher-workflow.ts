@@ -1,17 +1,9 @@
-import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { WebhookActivityContract } from './contract';
+import { continueAsNew, workflowInfo } from '@temporalio/workflow';
+import { runWebhookDispatcher } from './activity-proxies';
 
 /** Each run of the dispatcher activity claims and posts for this long, then reports its figures. */
 export const DISPATCH_RUN_MS = 5 * 60_000;
 const RUNS_PER_HISTORY = 200;
-
-// A long-running activity: it heartbeats while it works, so a worker that dies is noticed within
-// 30 s and the run moves to another worker; it is retried without end (the outbox waits meanwhile).
-const { runWebhookDispatcher } = proxyActivities<WebhookActivityContract>({
-  startToCloseTimeout: '15 minutes',
-  heartbeatTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
-});
 
 /**
  * The webhook dispatcher of one task queue, started by the worker when it is not running: it runs

@@ -10,8 +10,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { randomUUID } from 'node:crypto';
-import type { CampaignActivities } from '../../../activities';
-import { retryWorkflowId, type RetryAttemptInput, type RetryAttemptResult, type RetryOutcome, type WebhookActivityContract, type WebhookRetryInput, type WebhookRetryResult } from '../../../workflows/webhooks/contract';
+import type { WebhookWorkflowActivities } from '../../../activities';
+import { retryWorkflowId, type RetryAttemptInput, type RetryAttemptResult, type RetryOutcome, type WebhookRetryInput, type WebhookRetryResult } from '../../../workflows/webhooks/contract';
 import { webhookDeliveryWorkflow } from '../../../workflows/webhooks/delivery-workflow';
 import { TimeSkippingHarness } from '../../support/time-skipping-harness';
 import { createTestWorker } from '../../support/workflow-worker';
@@ -19,7 +19,8 @@ import { createTestWorker } from '../../support/workflow-worker';
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 
-export type RetryActivities = Pick<WebhookActivityContract, 'attemptWebhookDelivery' | 'markWebhookDeliveryFailed'>;
+/** What the retry workflow calls, with the implementations' signatures. */
+export type RetryActivities = Pick<WebhookWorkflowActivities, 'attemptWebhookDelivery' | 'markWebhookDeliveryFailed'>;
 
 /** One call of a fake activity, with the two readings of simulated time at that moment. */
 export interface RecordedCall {
@@ -100,7 +101,7 @@ export class RetryHarness extends TimeSkippingHarness {
    */
   async retries(input: WebhookRetryInput, activities: RetryActivities, body: (handle: RetryHandle) => Promise<void>): Promise<void> {
     const taskQueue = `webhooks-${randomUUID()}`;
-    const worker = await createTestWorker(this.env, taskQueue, activities as unknown as Partial<CampaignActivities>);
+    const worker = await createTestWorker(this.env, taskQueue, activities);
     let handle: RetryHandle | undefined;
     try {
       await worker.runUntil(async () => {

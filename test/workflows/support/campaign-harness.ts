@@ -5,7 +5,6 @@
  */
 import type { WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
-import type { CampaignActivities } from '../../../activities';
 import { registerSearchAttributes } from '../../../src/temporal/register-search-attributes';
 import { campaignWorkflow } from '../../../workflows';
 import { campaignWorkflowId, statusQuery, type CampaignStatusView, type CampaignWorkflowInput } from '../../../workflows/campaign/contract';
@@ -25,7 +24,8 @@ export interface CampaignCtx {
   readonly input: CampaignWorkflowInput;
 }
 
-export type CampaignSetup = Partial<Omit<CampaignWorkflowInput, 'campaignId' | 'accountId'>>;
+/** The input a test sets (a random campaign id unless it names one). */
+export type CampaignSetup = Partial<Omit<CampaignWorkflowInput, 'accountId'>>;
 
 export class CampaignHarness extends TimeSkippingHarness {
   override async start(): Promise<void> {
@@ -50,14 +50,13 @@ export class CampaignHarness extends TimeSkippingHarness {
    */
   async campaign(setup: CampaignSetup, fakeOptions: FakeOptions, body: (ctx: CampaignCtx) => Promise<void>): Promise<void> {
     const fake = new FakeCampaignActivities(fakeOptions);
-    const taskQueue = `tq-${randomUUID()}`;
-    const campaignId = `cmp_${randomUUID().slice(0, 8)}`;
-    const input: CampaignWorkflowInput = { campaignId, accountId: 'acc_test', mcp: 'sales_outreach', targetUrl: 'https://target.example', ...setup };
-    const worker = await createTestWorker(this.env, taskQueue, fake.activities() as unknown as Partial<CampaignActivities>);
+    const input: CampaignWorkflowInput = { campaignId: `cmp_${randomUUID().slice(0, 8)}`, accountId: 'acc_test', mcp: 'sales_outreach', targetUrl: 'https://target.example', ...setup };
+    const taskQueue = `tq-${input.campaignId}`;
+    const worker = await createTestWorker(this.env, taskQueue, fake.activities());
     let handle: CampaignHandle | undefined;
     try {
       await worker.runUntil(async () => {
-        handle = await this.env.client.workflow.start(campaignWorkflow, { taskQueue, workflowId: campaignWorkflowId(campaignId), args: [input] });
+        handle = await this.env.client.workflow.start(campaignWorkflow, { taskQueue, workflowId: campaignWorkflowId(input.campaignId), args: [input] });
         await body({ fake, handle, input });
       });
     } finally {

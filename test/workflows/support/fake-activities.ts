@@ -1,8 +1,8 @@
 /**
- * An in-memory implementation of the campaign workflow's activities (CampaignActivityContract) for
- * the time-skipping tests. It records every call with the simulated instant the server scheduled
- * it at and the run that made it (so a continue-as-new shows as a new run id), and behaves like
- * the real activities where the workflow depends on it:
+ * An in-memory implementation of the campaign workflow's activities (CampaignWorkflowActivities,
+ * the implementations' own signatures) for the time-skipping tests. It records every call with the
+ * simulated instant the server scheduled it at and the run that made it (so a continue-as-new
+ * shows as a new run id), and behaves like the real activities where the workflow depends on it:
  * - planLeads hands out leads from a pool, never the same lead twice;
  * - sendCampaignBatch goes through the items in order and, before each email, halts on the
  *   account's monthly quota or on the budget room the workflow passed in (the rest 'skipped'),
@@ -10,7 +10,8 @@
  *   cost (or defers it, when a test says so).
  */
 import { Context } from '@temporalio/activity';
-import type { BatchItem, BatchItemResult, CampaignActivityContract, CampaignEventsInput, CampaignTransition, PlanLeadsInput, PlanLeadsResult, PrepareCampaignInput, PrepareCampaignResult, SendBatchInput, SendBatchResult } from '../../../workflows/campaign/contract';
+import type { CampaignWorkflowActivities } from '../../../activities';
+import type { BatchItem, BatchItemResult, CampaignEventsInput, CampaignTransition, PlanLeadsInput, PlanLeadsResult, PrepareCampaignInput, PrepareCampaignResult, SendBatchInput, SendBatchResult } from '../../../workflows/campaign/contract';
 import type { CampaignEvent, CampaignStatus } from '../../../src/campaigns/model/status';
 import type { StopFact } from '../../../src/campaigns/model/templates';
 
@@ -91,7 +92,7 @@ export class FakeCampaignActivities {
   /** Facts the "database" knows: the batch reports these leads as stopped. Tests may add to it. */
   readonly stopFacts = new Map<string, StopFact>();
   /** Every call of any activity, in order: for "nothing was called before ...". */
-  readonly calls: Array<{ readonly name: keyof CampaignActivityContract } & CallInfo> = [];
+  readonly calls: Array<{ readonly name: keyof CampaignWorkflowActivities } & CallInfo> = [];
 
   private nextLead = 1;
   private sent = 0;
@@ -100,7 +101,7 @@ export class FakeCampaignActivities {
   constructor(private readonly options: FakeOptions = {}) {}
 
   /** The implementations to register on the worker. */
-  activities(): CampaignActivityContract {
+  activities(): CampaignWorkflowActivities {
     return {
       recordCampaignTransition: async (t) => {
         const call = this.call('recordCampaignTransition');
@@ -147,7 +148,7 @@ export class FakeCampaignActivities {
     return this.batches.flatMap((b) => b.input.items.filter((i) => i.leadId === lead).map((i) => ({ step: i.step, day: b.calledDay })));
   }
 
-  private call(name: keyof CampaignActivityContract): CallInfo {
+  private call(name: keyof CampaignWorkflowActivities): CallInfo {
     const info = Context.current().info;
     const at = info.currentAttemptScheduledTimestampMs;
     const call = { calledAt: at, calledDay: utcDay(at), runId: info.workflowExecution?.runId ?? '' };

@@ -1,0 +1,185 @@
+/**
+ * The campaign runs whose histories are kept as replay fixtures (see record.ts and
+ * ../replay.test.ts): one per kind of path through the workflow, each small (a few leads) so that
+ * its fixture stays short. Each runs on the time-skipping server with the fake activities, checks
+ * that it ended as its name says (a fixture must show what it claims to), and returns the
+ * histories to keep.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import type { History } from '@temporalio/common/lib/proto-utils';
+import { leadFactSignal, pauseSignal, resumeSignal, stopSignal, type CampaignStatusView } from '../../../workflows/campaign/contract';
+import { at, daysInMonth, DAY, firstDateAfter, HOUR, MINUTE, plusDays, type CampaignCtx, type CampaignHarness, type CampaignSetup } from '../support/campaign-harness';
+import { leadId, type FakeOptions } from '../support/fake-activities';
+
+export interface RecordedHistory {
+  /** The fixture's file name, without .json. */
+  readonly name: string;
+  readonly history: History;
+}
+
+export interface Scenario {
+  readonly name: string;
+  readonly record: (h: CampaignHarness) => Promise<RecordedHistory[]>;
+}
+
+/** What a scenario's campaign must have ended with. */
+type Expected = Partial<Pick<CampaignStatusView, 'status' | 'reason'>> & { readonly continuedAsNew?: boolean };
+
+/**
+ * Runs one campaign: `drive` moves simulated time (and sends signals) until the campaign has
+ * closed and returns its result; then the histories of its last run (and first, when it continued
+ * as new) are fetched.
+ */
+async function recordCampaign(
+  h: CampaignHarness,
+  name: string,
+  setup: CampaignSetup,
+  fake: FakeOptions,
+  expected: Expected,
+  drive: (ctx: CampaignCtx) => Promise<CampaignStatusView>,
+): Promise<RecordedHistory[]> {
+  const recorded: RecordedHistory[] = [];
+  await h.campaign({ campaignId: `cmp_${name.replace(/-/g, '_')}`, ...setup }, fake, async (ctx) => {
+    const result = await drive(ctx);
+    check(name, result, expected);
+    const { handle } = ctx;
+    const last = await handle.fetchHistory();
+    if (!expected.continuedAsNew) {
+      recorded.push({ name, history: last });
+      return;
+    }
+    const first = await h.env.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).fetchHistory();
+    recorded.push({ name: `${name}.first-run`, history: first }, { name: `${name}.last-run`, history: last });
+  });
+  return recorded;
+}
+
+function check(name: string, result: CampaignStatusView, expected: Expected): void {
+  const wrong = (expected.status !== undefined && result.status !== expected.status) || (expected.reason !== undefined && result.reason !== expected.reason);
+  if (wrong || (expected.continuedAsNew === true && result.runs === 0)) {
+    throw new Error(`scenario ${name} ended ${result.status} (${String(result.reason)}) after ${result.runs + 1} runs, not as expected: ${JSON.stringify(expected)}`);
+  }
+}
+
+/** A moment to let the worker apply a signal, in simulated time. */
+const settle = (h: CampaignHarness): Promise<void> => h.env.sleep(1_000);
+const futureStart = async (h: CampaignHarness, daysAhead: number): Promise<string> => {
+  const now = await h.now();
+  return firstDateAfter(now, (d) => at(d) - daysAhead * DAY > now);
+};
+
+export const SCENARIOS: readonly Scenario[] = [
+  {
+    // starting until 00:00 UTC of S, then running: one sending day; completed when the 1-day trial ends.
+    name: 'start-date',
+    record: async (h) => {
+      const startDate = await futureStart(h, 2);
+      return recordCampaign(h, 'start-date', { startDate, trialDays: 1 }, { leadPool: 3 }, { status: 'completed', reason: 'trial_ended' }, ({ handle }) =>
+        h.resultBy(handle, at(plusDays(startDate, 1)) + MINUTE),
+      );
+    },
+  },
+  {
+    // Started without a start date at 10:00 (inside the window, whenever the recording is made):
+    // running and sending at once; completed at startedAt + 3 days.
+    name: 'trial-end',
+    record: async (h) => {
+      const start = at(firstDateAfter(await h.now(), () => true), '10:00');
+      await h.sleepUntil(start);
+      return recordCampaign(h, 'trial-end', { trialDays: 3 }, { leadPool: 2 }, { status: 'completed', reason: 'trial_ended' }, ({ handle }) =>
+        h.resultBy(handle, start + 3 * DAY + MINUTE),
+      );
+    },
+  },
+  {
+    // Two leads' sequences on day 0, +3, +7, +14 (the second bounces at +3, reported by the batch); schedule complete.
+    name: 'follow-ups',
+    record: async (h) => {
+      const startDate = firstDateAfter(await h.now(), () => true);
+      return recordCampaign(h, 'follow-ups', { startDate }, { leadPool: 2 }, { status: 'completed', reason: 'schedule_complete' }, async ({ fake, handle }) => {
+        await h.sleepUntil(at(plusDays(startDate, 1), '12:00'));
+        fake.stopFacts.set(leadId(2), 'bounced');
+        return h.resultBy(handle, at(plusDays(startDate, 14), '10:00'));
+      });
+    },
+  },
+  {
+    // Paused while starting and resumed before S; paused while running (S+1 12:00) and resumed at S+3 12:00; trial end at S+5.
+    name: 'pause-and-resume',
+    record: async (h) => {
+      const startDate = await futureStart(h, 3);
+      return recordCampaign(h, 'pause-and-resume', { startDate, trialDays: 5 }, { leadPool: 3 }, { status: 'completed', reason: 'trial_ended' }, async ({ handle }) => {
+        await handle.signal(pauseSignal, { at: new Date(await h.now()).toISOString() });
+        await h.env.sleep(DAY);
+        await handle.signal(resumeSignal);
+        await h.sleepUntil(at(plusDays(startDate, 1), '12:00'));
+        await handle.signal(pauseSignal, { at: new Date(await h.now()).toISOString() });
+        await h.sleepUntil(at(plusDays(startDate, 3), '12:00'));
+        await handle.signal(resumeSignal, { at: new Date(await h.now()).toISOString() });
+        return h.resultBy(handle, at(plusDays(startDate, 5)) + MINUTE);
+      });
+    },
+  },
+  {
+    // A daily budget of $0.10 at $0.05 an email: warning and budget_paused at S 09:00, running
+    // again at S+1 00:00 by itself, paused again at S+1 09:00; trial end at S+2.
+    name: 'budget-pause',
+    record: async (h) => {
+      const startDate = firstDateAfter(await h.now(), () => true);
+      const setup = { startDate, trialDays: 2, budget: { dailyUsd: 0.1, weeklyUsd: null, monthlyUsd: null } };
+      return recordCampaign(h, 'budget-pause', setup, { leadPool: 4, costPerEmailUsd: 0.05 }, { status: 'completed', reason: 'trial_ended' }, ({ handle }) =>
+        h.resultBy(handle, at(plusDays(startDate, 2)) + MINUTE),
+      );
+    },
+  },
+  {
+    // A plan quota of 3 emails a month, reached on the third-last day of the month (S): paused
+    // (quota_exceeded) until the 1st (S+3) 00:00; trial end at S+4.
+    name: 'quota-pause',
+    record: async (h) => {
+      const startDate = firstDateAfter(await h.now(), (d) => daysInMonth(d) - Number(d.slice(8)) === 2);
+      return recordCampaign(h, 'quota-pause', { startDate, trialDays: 4 }, { leadPool: 4, monthlyQuota: 3 }, { status: 'completed', reason: 'trial_ended' }, ({ handle }) =>
+        h.resultBy(handle, at(plusDays(startDate, 4)) + MINUTE),
+      );
+    },
+  },
+  {
+    // A reply (signal, S+1 12:00) ends one lead's sequence; Surface B's stop (S+3 12:00) pauses the
+    // campaign; the trial ends while it is stopped (S+4).
+    name: 'stop-on-reply',
+    record: async (h) => {
+      const startDate = firstDateAfter(await h.now(), () => true);
+      return recordCampaign(h, 'stop-on-reply', { startDate, trialDays: 4 }, { leadPool: 2 }, { status: 'completed', reason: 'trial_ended' }, async ({ handle }) => {
+        await h.sleepUntil(at(plusDays(startDate, 1), '12:00'));
+        await handle.signal(leadFactSignal, { leadId: leadId(1), fact: 'replied' });
+        await settle(h);
+        await h.sleepUntil(at(plusDays(startDate, 3), '12:00'));
+        await handle.signal(stopSignal, { at: new Date(await h.now()).toISOString() });
+        return h.resultBy(handle, at(plusDays(startDate, 4)) + MINUTE);
+      });
+    },
+  },
+  {
+    // A non-retryable failure of the first sending day (S 09:00): failed with its type and message.
+    name: 'failed',
+    record: async (h) => {
+      const startDate = firstDateAfter(await h.now(), () => true);
+      const failBatch = (): Error => ApplicationFailure.nonRetryable('key refused', 'LlmRejected');
+      return recordCampaign(h, 'failed', { startDate }, { leadPool: 1, failBatch }, { status: 'failed', reason: 'LlmRejected: key refused' }, ({ handle }) =>
+        h.resultBy(handle, at(startDate, '10:00')),
+      );
+    },
+  },
+  {
+    // maxHistoryEvents 60: three leads' sequences (S .. S+14) across several runs; the first run
+    // ends in continue-as-new, the last starts from the state carried to it.
+    name: 'continue-as-new',
+    record: async (h) => {
+      const startDate = firstDateAfter(await h.now(), () => true);
+      const setup = { startDate, maxHistoryEvents: 60 };
+      return recordCampaign(h, 'continue-as-new', setup, { leadPool: 3 }, { status: 'completed', reason: 'schedule_complete', continuedAsNew: true }, ({ handle }) =>
+        h.resultBy(handle, at(plusDays(startDate, 14), '10:00') + HOUR),
+      );
+    },
+  },
+];
