@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import { Op, QueryTypes, type Sequelize } from 'sequelize';
-import { workflowInputOf } from '../../src/campaigns/workflow-input';
+import { workflowInputOf } from '../../src/campaigns/control/workflow-input';
 import { Campaign } from '../../src/db/models';
 import { campaignWorkflowId, statusQuery } from '../../workflows/campaign/contract';
 import type { campaignWorkflow } from '../../workflows/campaign/workflow';

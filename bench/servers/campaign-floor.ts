@@ -1,7 +1,7 @@
 /**
  * Database floor for GET /campaigns/:id: bare node:http plus a pg.Pool of the service's size,
- * doing the read the service does for that route (CAMPAIGN_DETAIL_QUERY of
- * src/campaigns/reporting/campaign-detail.ts, as the same named prepared statement, for the
+ * doing the read the service does for that route (CAMPAIGN_READ_QUERY of
+ * src/campaigns/reporting/campaign-read-model.ts, as the same named prepared statement, for the
  * account in BENCH_ACCOUNT_ID) and answering the same body through the service's own rendering.
  * No authentication, no rate limit, no framework: what the stack costs above this is those.
  *
@@ -9,8 +9,8 @@
  */
 import http from 'node:http';
 import pg from 'pg';
-import { campaignDetailView } from '../../src/api/resources/campaign-reports/views';
-import { CAMPAIGN_DETAIL_QUERY, detailOf, type CampaignDetailRow } from '../../src/campaigns/reporting/campaign-detail';
+import { campaignA } from '../../src/api/resources/campaigns/present-a';
+import { CAMPAIGN_READ_QUERY, CAMPAIGN_READ_STATEMENT, campaignReadValues, readModelOf, type CampaignReadRow } from '../../src/campaigns/reporting/campaign-read-model';
 import { applyServiceTimeouts, listenLocal, runChild } from './child';
 
 const PATH = /^\/campaigns\/([A-Za-z0-9_]{1,64})$/;
@@ -32,11 +32,12 @@ runChild(async () => {
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const m = PATH.exec(req.url ?? '');
-    if (!m) return send(res, 404, '{"error":"campaign not found"}');
-    const { rows } = await pool.query<CampaignDetailRow>({ name: 'campaign_detail', text: CAMPAIGN_DETAIL_QUERY, values: [m[1], accountId] });
+    if (!m) return send(res, 404, '{"error":"Campaign not found"}');
+    const now = new Date();
+    const { rows } = await pool.query<CampaignReadRow>({ name: CAMPAIGN_READ_STATEMENT, text: CAMPAIGN_READ_QUERY, values: campaignReadValues(m[1] as string, accountId, now) });
     const row = rows[0];
-    if (row === undefined) return send(res, 404, '{"error":"campaign not found"}');
-    send(res, 200, JSON.stringify(campaignDetailView(detailOf(row, new Date()), { publicBaseUrl })));
+    if (row === undefined) return send(res, 404, '{"error":"Campaign not found"}');
+    send(res, 200, JSON.stringify(campaignA(readModelOf(row, now), { publicBaseUrl })));
   };
 
   const server = http.createServer((req, res) => {

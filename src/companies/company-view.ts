@@ -2,8 +2,8 @@ import type { Company } from '../db/models';
 import type { SocialLinks } from './extract/social-links';
 
 /**
- * A stored company as plain JSON: what `POST /v1/company/scrape`, `GET /v1/company/:id` and the
- * scrapeCompany activity return. Unknown scalars are null; lists are empty.
+ * A stored company as plain JSON: what `POST /v1/company/scrape` and `GET /v1/company/:id`
+ * return. Unknown scalars are null; lists are empty.
  */
 export interface CompanyRecord {
   readonly id: string;

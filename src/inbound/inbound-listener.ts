@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import type { LeadFactSink } from '../campaigns/lead-fact-signals';
+import type { LeadFactSink } from '../campaigns/control/lead-fact-signals';
 import type { Config } from '../config/config';
 import type { Logger } from '../log/logger';
 import { replyQualifier } from '../replies/qualify-reply';

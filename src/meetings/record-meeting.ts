@@ -1,6 +1,6 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { newId } from '../accounts/ids';
-import type { LeadFactSink } from '../campaigns/lead-fact-signals';
+import type { LeadFactSink } from '../campaigns/control/lead-fact-signals';
 import { recordEmailFact } from '../sending/email-event-repository';
 import { emitEvent } from '../webhooks/outbox-repository';
 import { normalizeEmail } from '../suppressions/suppression-repository';

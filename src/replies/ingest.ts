@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 import { newId } from '../accounts/ids';
-import type { LeadFactNotice, LeadFactSink } from '../campaigns/lead-fact-signals';
+import type { LeadFactNotice, LeadFactSink } from '../campaigns/control/lead-fact-signals';
 import type { ReplyKind } from '../db/models/reply';
 import type { Logger } from '../log/logger';
 import { isAutoReply } from './auto-reply';

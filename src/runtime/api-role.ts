@@ -1,5 +1,5 @@
 import { buildApp } from '../api/app';
-import { LeadFactSignals } from '../campaigns/lead-fact-signals';
+import { LeadFactSignals } from '../campaigns/control/lead-fact-signals';
 import type { Config } from '../config/config';
 import { startInboundListener } from '../inbound/inbound-listener';
 import type { Logger } from '../log/logger';

@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
-import type { LeadFactSink } from '../campaigns/lead-fact-signals';
+import type { LeadFactSink } from '../campaigns/control/lead-fact-signals';
 import { recordEmailFact } from '../sending/email-event-repository';
 import { isSuppressed, suppressAddress } from '../suppressions/suppression-repository';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { trialDaysRemaining } from '../../src/campaigns/reporting/campaign-detail';
+import { trialDaysRemaining } from '../../src/campaigns/reporting/campaign-read-model';
 import { createAccount, request, surfaceA, surfaceB, testConfig, useTestApi } from '../support/api';
 import { seedCampaign, seedCost, seedOutcome } from '../support/campaign-seed';
 
@@ -108,7 +108,7 @@ describe('GET /campaigns/:id (Surface A campaign detail)', () => {
 
   it('rounds the days left up to whole days, and never exceeds the trial', () => {
     const startedAt = new Date('2026-03-01T12:00:00Z');
-    const c = { scheduleTrialDays: 3, startedAt, status: 'running' as const };
+    const c = { trialDays: 3, startedAt, status: 'running' as const };
     expect(trialDaysRemaining(c, new Date('2026-03-01T12:00:00Z'))).to.equal(3);
     expect(trialDaysRemaining(c, new Date('2026-03-02T11:00:00Z'))).to.equal(3);
     expect(trialDaysRemaining(c, new Date('2026-03-02T13:00:00Z'))).to.equal(2);
@@ -122,17 +122,17 @@ describe('GET /campaigns/:id (Surface A campaign detail)', () => {
     const c = await seedCampaign(accountId);
     const theirs = await get(c.id, otherKey);
     expect(theirs.status).to.equal(404);
-    expect(theirs.body).to.deep.equal({ error: 'campaign not found' });
+    expect(theirs.body).to.deep.equal({ error: 'Campaign not found' });
     const unknown = await get('cmp_doesnotexist0000');
     expect(unknown.status).to.equal(404);
-    expect(unknown.body).to.deep.equal({ error: 'campaign not found' });
+    expect(unknown.body).to.deep.equal({ error: 'Campaign not found' });
   });
 
   it('answers 404 for an id of another shape, and 400 for one too long to be an id', async () => {
     for (const id of ['lead_abc', 'cmp_', 'cmp_a%20b', 'x']) {
       const res = await get(id);
       expect(res.status, id).to.equal(404);
-      expect(res.body).to.deep.equal({ error: 'campaign not found' });
+      expect(res.body).to.deep.equal({ error: 'Campaign not found' });
     }
     const long = await get(`cmp_${'a'.repeat(200)}`);
     expect(long.status).to.equal(400);

@@ -136,7 +136,7 @@ describe('GET /campaigns/:id/export (streamed CSV and JSON)', () => {
     expect(xml.body).to.deep.equal({ error: 'query.format must be one of "csv", "json"' });
     const theirs = await exportOf(c.id, '', otherKey);
     expect(theirs.status).to.equal(404);
-    expect(theirs.body).to.deep.equal({ error: 'campaign not found' });
+    expect(theirs.body).to.deep.equal({ error: 'Campaign not found' });
   });
 
   it('answers a HEAD request with the attachment\'s headers and holds no connection afterwards', async () => {

@@ -120,7 +120,7 @@ describe('campaign statistics (GET /campaigns/:id/stats, /stats/daily, /replies)
       await seedOutcome(c);
       const res = await get(`/campaigns/${c.id}/stats`, otherKey);
       expect(res.status).to.equal(404);
-      expect(res.body).to.deep.equal({ error: 'campaign not found' });
+      expect(res.body).to.deep.equal({ error: 'Campaign not found' });
     });
   });
 
@@ -227,7 +227,7 @@ describe('campaign statistics (GET /campaigns/:id/stats, /stats/daily, /replies)
     it('answers 404 for another account\'s campaign', async () => {
       const res = await get(`/campaigns/${c.id}/stats/daily`, otherKey);
       expect(res.status).to.equal(404);
-      expect(res.body).to.deep.equal({ error: 'campaign not found' });
+      expect(res.body).to.deep.equal({ error: 'Campaign not found' });
     });
   });
 
@@ -298,7 +298,7 @@ describe('campaign statistics (GET /campaigns/:id/stats, /stats/daily, /replies)
     it('answers 404 for another account\'s campaign', async () => {
       const res = await get(`/campaigns/${c.id}/replies`, otherKey);
       expect(res.status).to.equal(404);
-      expect(res.body).to.deep.equal({ error: 'campaign not found' });
+      expect(res.body).to.deep.equal({ error: 'Campaign not found' });
     });
   });
 });

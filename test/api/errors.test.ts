@@ -76,6 +76,28 @@ describe('errors and request validation', () => {
     expect(res.headers.get('allow')).to.equal('GET');
   });
 
+  it('an id the account does not have is a 404 with one message per resource, the same on both surfaces', async () => {
+    const call = (path: string, headers: Record<string, string>, method: string) => request(`${t.api.baseUrl}${path}`, { method, headers });
+    const cases: Array<[string, string, Record<string, string>, string]> = [
+      ['GET', '/campaigns/cmp_none', surfaceA(key), 'Campaign not found'],
+      ['POST', '/campaigns/cmp_none/pause', surfaceA(key), 'Campaign not found'],
+      ['GET', '/campaigns/cmp_none/stats', surfaceA(key), 'Campaign not found'],
+      ['GET', '/v1/campaigns/cmp_none', surfaceB(key), 'Campaign not found'],
+      ['POST', '/v1/campaigns/cmp_none/stop', surfaceB(key), 'Campaign not found'],
+      ['GET', '/v1/leads/lead_none', surfaceB(key), 'Lead not found'],
+      ['GET', '/v1/company/cmpny_none', surfaceB(key), 'Company not found'],
+      ['DELETE', '/v1/mailboxes/mbx_none', surfaceB(key), 'Mailbox not found'],
+      ['GET', '/v1/webhook-deliveries/whd_none', surfaceB(key), 'Webhook delivery not found'],
+      ['POST', '/v1/webhook-deliveries/whd_none/resend', surfaceB(key), 'Webhook delivery not found'],
+      ['POST', '/v1/api-keys/key_none/revoke', surfaceB(key), 'API key not found'],
+    ];
+    for (const [method, path, headers, message] of cases) {
+      const res = await call(path, headers, method);
+      expectErrorBody(res, 404);
+      expect(res.body, `${method} ${path}`).to.deep.equal({ error: message });
+    }
+  });
+
   it('authentication comes before validation: a bad key with a bad body is 401', async () => {
     const res = await request(`${t.api.baseUrl}/v1/api-keys`, { method: 'POST', headers: { 'X-API-Key': 'nope', 'Content-Type': 'application/json' }, body: '{"label": 1}' });
     expectErrorBody(res, 401);

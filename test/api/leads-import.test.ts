@@ -235,7 +235,7 @@ describe('lead import (POST /v1/leads/import) and the lead list', () => {
     expect(got.body).to.include({ firstName: 'A', lastName: 'Three', name: 'A Three' });
     const other = await request(`${t.api.baseUrl}/v1/leads/${own.id}`, { headers: surfaceB(b.apiKey) });
     expect(other.status).to.equal(404);
-    expect(other.body).to.deep.equal({ error: `No lead ${own.id}` });
+    expect(other.body).to.deep.equal({ error: 'Lead not found' });
     const bList = await request<{ leads: LeadBody[] }>(`${t.api.baseUrl}/v1/leads`, { headers: surfaceB(b.apiKey) });
     expect(bList.body.leads.map((l) => l.email)).to.deep.equal(['b1@example.com']);
   });

@@ -240,7 +240,7 @@ describe('campaigns on Surface B: /v1/campaigns (real Temporal dev server and wo
     for (const path of [`/v1/campaigns/${theirs.id}`, `/v1/campaigns/${theirs.id}/stats`, '/v1/campaigns/cmp_doesnotexist', '/v1/campaigns/cmp_doesnotexist/stats']) {
       const res = await getB(apiKey, path);
       expect(res.status, path).to.equal(404);
-      expect(res.body, path).to.deep.equal({ error: 'campaign not found' });
+      expect(res.body, path).to.deep.equal({ error: 'Campaign not found' });
     }
   });
 

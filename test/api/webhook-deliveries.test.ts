@@ -294,9 +294,10 @@ describe('webhook delivery log: /v1/webhook-deliveries (seeded rows)', () => {
     ] as const) {
       const detail = await api.detail(k, id);
       expect(detail.status).to.equal(404);
-      expect(detail.body).to.deep.equal({ error: `No webhook delivery ${id}` });
+      expect(detail.body).to.deep.equal({ error: 'Webhook delivery not found' });
       const resend = await api.resend(k, id);
       expect(resend.status).to.equal(404);
+      expect(resend.body).to.deep.equal({ error: 'Webhook delivery not found' });
     }
     const otherList = await api.list(otherKey);
     expect(otherList.body.deliveries.map((d) => d.id)).to.deep.equal([byName.foreign!.id]);

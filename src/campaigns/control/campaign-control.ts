@@ -1,12 +1,20 @@
 import type { Client } from '@temporalio/client';
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
-import type { Config } from '../config/config';
-import { toUsd, type CampaignStatus } from '../db/models/campaign';
-import { campaignWorkflowId, pauseSignal, resumeSignal, stopSignal } from '../../workflows/campaign/contract';
-import { quotaUse } from './quota';
-import { TEMPORAL_CALL_MS } from './temporal-deadline';
-import { reachedBudgets } from './model/budget-windows';
+import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Config } from '../../config/config';
+import { toUsd, type CampaignStatus } from '../../db/models/campaign';
+import { ConflictError } from '../../errors/domain-errors';
+import { campaignWorkflowId, pauseSignal, resumeSignal, stopSignal } from '../../../workflows/campaign/contract';
+import { lockOwnedCampaign, setCampaignStatus } from '../campaign-repository';
+import { reachedBudgets } from '../model/budget-windows';
+import { quotaUse } from '../quota';
 import { spendInWindows } from './spend-windows';
+import { TEMPORAL_CALL_MS } from './temporal-deadline';
+
+/**
+ * Pause, stop and resume of a campaign. A campaign that is not the account's is a
+ * NotFoundError('campaign'); a transition its status does not allow is a ConflictError whose
+ * message says why.
+ */
 
 export interface ControlDeps {
   readonly sequelize: Sequelize;
@@ -14,28 +22,10 @@ export interface ControlDeps {
   readonly config: Pick<Config, 'planEmailLimits'>;
 }
 
-/** A pause or resume the campaign's status does not allow; the message says why. */
-export class TransitionNotAllowed extends Error {
-  override readonly name = 'TransitionNotAllowed';
-}
-export class CampaignNotFound extends Error {
-  override readonly name = 'CampaignNotFound';
-}
-
 export interface ControlResult {
   readonly id: string;
   readonly status: CampaignStatus;
   readonly at: Date;
-}
-
-interface Row {
-  id: string;
-  status: CampaignStatus;
-  status_reason: string | null;
-  started_at: Date | null;
-  budget_max_daily_usd: string | null;
-  budget_max_weekly_usd: string | null;
-  budget_max_monthly_usd: string | null;
 }
 
 /** How long a pause waits for emails already handed to SMTP (see waitForInFlightSends). */
@@ -54,11 +44,11 @@ const IN_FLIGHT_POLL_MS = 10;
  */
 export async function pauseCampaign(deps: ControlDeps, accountId: string, campaignId: string, via: 'pause' | 'stop' = 'pause'): Promise<ControlResult> {
   const result = await deps.sequelize.transaction(async (tx) => {
-    const row = await lockCampaign(deps.sequelize, tx, accountId, campaignId);
+    const row = await lockOwnedCampaign(deps.sequelize, tx, accountId, campaignId);
     if (!['starting', 'running', 'budget_paused'].includes(row.status)) {
-      throw new TransitionNotAllowed(`campaign ${campaignId} is ${row.status}: only a starting, running or budget_paused campaign can be ${via === 'stop' ? 'stopped' : 'paused'}`);
+      throw new ConflictError(`campaign ${campaignId} is ${row.status}: only a starting, running or budget_paused campaign can be ${via === 'stop' ? 'stopped' : 'paused'}`);
     }
-    const at = await setStatus(deps.sequelize, tx, campaignId, 'paused', 'manual', 'paused_at');
+    const at = await setCampaignStatus(deps.sequelize, tx, campaignId, 'paused', 'manual', 'paused_at');
     const handle = deps.temporal.workflow.getHandle(campaignWorkflowId(campaignId));
     await deps.temporal.withDeadline(Date.now() + TEMPORAL_CALL_MS, () => handle.signal(via === 'stop' ? stopSignal : pauseSignal, { at: at.toISOString() }));
     return { id: campaignId, status: 'paused' as const, at };
@@ -74,47 +64,27 @@ export async function pauseCampaign(deps: ControlDeps, accountId: string, campai
  */
 export async function resumeCampaign(deps: ControlDeps, accountId: string, campaignId: string): Promise<ControlResult> {
   return deps.sequelize.transaction(async (tx) => {
-    const row = await lockCampaign(deps.sequelize, tx, accountId, campaignId);
+    const row = await lockOwnedCampaign(deps.sequelize, tx, accountId, campaignId);
     if (row.status !== 'paused' && row.status !== 'budget_paused') {
-      throw new TransitionNotAllowed(`campaign ${campaignId} is ${row.status}: only a paused or budget_paused campaign can be resumed`);
+      throw new ConflictError(`campaign ${campaignId} is ${row.status}: only a paused or budget_paused campaign can be resumed`);
     }
     const limits = { dailyUsd: toUsd(row.budget_max_daily_usd), weeklyUsd: toUsd(row.budget_max_weekly_usd), monthlyUsd: toUsd(row.budget_max_monthly_usd) };
     const reached = reachedBudgets(await spendInWindows(deps.sequelize, campaignId, tx), limits);
     if (row.status === 'budget_paused' && reached.length > 0) {
-      throw new TransitionNotAllowed(`campaign ${campaignId} has reached its ${reached.join(' and ')} budget: it resumes by itself when that budget window resets (00:00 UTC, Monday or the 1st)`);
+      throw new ConflictError(`campaign ${campaignId} has reached its ${reached.join(' and ')} budget: it resumes by itself when that budget window resets (00:00 UTC, Monday or the 1st)`);
     }
     if (row.status_reason === 'quota_exceeded') {
       const quota = await quotaUse(deps.sequelize, deps.config, accountId, tx);
       if (quota.remaining === 0) {
-        throw new TransitionNotAllowed(`the plan's ${quota.limit} emails for this month are used up: the campaign resumes by itself on the 1st (or upgrade the plan)`);
+        throw new ConflictError(`the plan's ${quota.limit} emails for this month are used up: the campaign resumes by itself on the 1st (or upgrade the plan)`);
       }
     }
     const status: CampaignStatus = row.started_at === null ? 'starting' : reached.length > 0 ? 'budget_paused' : 'running';
-    const at = await setStatus(deps.sequelize, tx, campaignId, status, status === 'budget_paused' ? 'budget_exceeded' : null, 'resumed_at');
+    const at = await setCampaignStatus(deps.sequelize, tx, campaignId, status, status === 'budget_paused' ? 'budget_exceeded' : null, 'resumed_at');
     const handle = deps.temporal.workflow.getHandle(campaignWorkflowId(campaignId));
     await deps.temporal.withDeadline(Date.now() + TEMPORAL_CALL_MS, () => handle.signal(resumeSignal, { at: at.toISOString() }));
     return { id: campaignId, status, at };
   });
-}
-
-async function lockCampaign(sequelize: Sequelize, tx: Transaction, accountId: string, campaignId: string): Promise<Row> {
-  const [row] = await sequelize.query<Row>(
-    `SELECT id, status, status_reason, started_at, budget_max_daily_usd, budget_max_weekly_usd, budget_max_monthly_usd
-       FROM campaigns WHERE id = $1 AND account_id = $2 FOR UPDATE`,
-    { bind: [campaignId, accountId], type: QueryTypes.SELECT, transaction: tx },
-  );
-  if (row === undefined) throw new CampaignNotFound(`campaign ${campaignId} not found`);
-  return row;
-}
-
-/** Writes the status and stamps `column` with the commit's clock; returns that instant. */
-async function setStatus(sequelize: Sequelize, tx: Transaction, campaignId: string, status: CampaignStatus, reason: string | null, column: 'paused_at' | 'resumed_at'): Promise<Date> {
-  const [row] = await sequelize.query<{ at: Date }>(
-    `UPDATE campaigns SET status = $2, status_reason = $3, ${column} = clock_timestamp(), updated_at = clock_timestamp()
-      WHERE id = $1 RETURNING ${column} AS at`,
-    { bind: [campaignId, status, reason], type: QueryTypes.SELECT, transaction: tx },
-  );
-  return (row as { at: Date }).at;
 }
 
 /**

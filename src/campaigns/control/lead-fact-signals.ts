@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import type { Logger } from '../log/logger';
-import { campaignWorkflowId, leadFactSignal } from '../../workflows/campaign/contract';
-import type { StopFact } from './model/templates';
+import type { Logger } from '../../log/logger';
+import { campaignWorkflowId, leadFactSignal } from '../../../workflows/campaign/contract';
+import type { StopFact } from '../model/templates';
 
 /** A fact that ends a lead's sequence in one campaign, recorded and committed. */
 export interface LeadFactNotice {

@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
-import { windowStarts, type WindowAmounts } from './model/budget-windows';
+import { windowStarts, type WindowAmounts } from '../model/budget-windows';
 
 /**
  * A campaign's recorded costs in its current budget windows (those of `windowStarts`: since 00:00

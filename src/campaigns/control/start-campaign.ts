@@ -1,16 +1,11 @@
 import type { Client } from '@temporalio/client';
-import type { InferCreationAttributes, Sequelize } from 'sequelize';
-import { newId } from '../accounts/ids';
-import { Campaign } from '../db/models';
-import type { campaignWorkflow } from '../../workflows/campaign/workflow';
-import { campaignWorkflowId } from '../../workflows/campaign/contract';
+import type { Sequelize } from 'sequelize';
+import type { Campaign } from '../../db/models';
+import type { campaignWorkflow } from '../../../workflows/campaign/workflow';
+import { campaignWorkflowId } from '../../../workflows/campaign/contract';
+import { insertCampaign, type NewCampaign } from '../campaign-repository';
 import { TEMPORAL_CALL_MS } from './temporal-deadline';
 import { workflowInputOf } from './workflow-input';
-
-/** A campaign as the API stores it (either surface); the row's columns, camelCase. */
-type Attrs = InferCreationAttributes<Campaign>;
-type Required = 'accountId' | 'createdVia' | 'name' | 'mcp' | 'targetUrl';
-export type NewCampaign = Pick<Attrs, Required> & Partial<Omit<Attrs, Required | 'id' | 'status' | 'createdAt' | 'updatedAt'>>;
 
 export interface StartDeps {
   readonly sequelize: Sequelize;
@@ -25,7 +20,7 @@ export interface StartDeps {
  */
 export async function startCampaign(deps: StartDeps, fields: NewCampaign): Promise<Campaign> {
   return deps.sequelize.transaction(async (transaction) => {
-    const campaign = await Campaign.create({ ...fields, id: newId('cmp'), status: 'starting' }, { transaction });
+    const campaign = await insertCampaign(fields, transaction);
     await deps.temporal.withDeadline(Date.now() + TEMPORAL_CALL_MS, () =>
       deps.temporal.workflow.start<typeof campaignWorkflow>('campaignWorkflow', {
         taskQueue: deps.taskQueue,

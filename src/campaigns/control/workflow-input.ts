@@ -1,7 +1,7 @@
-import type { Campaign } from '../db/models';
-import { toUsd } from '../db/models/campaign';
-import type { CampaignWorkflowInput } from '../../workflows/campaign/contract';
-import type { SendFrequency } from './model/status';
+import type { Campaign } from '../../db/models';
+import { toUsd } from '../../db/models/campaign';
+import type { CampaignWorkflowInput } from '../../../workflows/campaign/contract';
+import type { SendFrequency } from '../model/status';
 
 /**
  * The workflow's input, from the campaign's row: the row is what the API validated and stored,

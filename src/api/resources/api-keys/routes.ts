@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { AccountService, KeyNotFound, type IssuedKey, type KeySummary } from '../../../accounts/account-service';
-import { notFound } from '../../http/errors';
+import { NotFoundError } from '../../../errors/domain-errors';
 import { Timestamp } from '../../http/common-schemas';
 import { defineRoute } from '../../http/route';
 
@@ -75,7 +75,7 @@ const revokeKey = defineRoute({
     try {
       return { body: render(await new AccountService(deps.sequelize).revokeKey(params.keyId, auth.accountId)) };
     } catch (err) {
-      if (err instanceof KeyNotFound) throw notFound(`No API key ${params.keyId}`);
+      if (err instanceof KeyNotFound) throw new NotFoundError('api_key');
       throw err;
     }
   },

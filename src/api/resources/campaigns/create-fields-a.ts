@@ -1,22 +1,13 @@
 import type { Static } from '@sinclair/typebox';
 import type { Config } from '../../../config/config';
-import { companyDomain, siteUrl } from '../../../companies/site-url';
-import { ScrapeError } from '../../../companies/scrape-error';
-import type { NewCampaign } from '../../../campaigns/start-campaign';
+import type { NewCampaign } from '../../../campaigns/campaign-repository';
 import { findTemplate, TEMPLATE_NAMES } from '../../../campaigns/model/templates';
 import { normalizeWebhookUrl, webhookUrlProblem } from '../../../webhooks/webhook-url';
 import { badRequest } from '../../http/errors';
-import type { CreateCampaignBody } from './schemas';
+import { brandIdOf, DEFAULT_SCHEDULE, siteField, usd } from './create-fields';
+import type { CreateCampaignBodyA } from './schemas-a';
 
-type Body = Static<typeof CreateCampaignBody>;
-
-/** A campaign's schedule when the request says nothing: every day, 09:00-17:00 UTC. */
-export const DEFAULT_SCHEDULE = {
-  scheduleFrequency: 'daily',
-  timezone: 'UTC',
-  sendWindowStartMinute: 9 * 60,
-  sendWindowEndMinute: 17 * 60,
-} as const satisfies Partial<NewCampaign>;
+type Body = Static<typeof CreateCampaignBodyA>;
 
 /**
  * The campaign row from a Surface A create request: what JSON Schema cannot say is checked here
@@ -65,37 +56,12 @@ export function campaignFieldsFromA(body: Body, accountId: string, config: Pick<
   };
 }
 
-/**
- * The site a campaign speaks for (`target_url` on A, `brandUrl` on B) as a URL, checked the way a
- * scrape checks it (a bare domain means https); a 400 naming the field when it is unusable.
- */
-export function siteField(value: string, field: string): URL {
-  try {
-    return siteUrl(value);
-  } catch (err) {
-    if (err instanceof ScrapeError) throw badRequest(`${field}: ${err.message.replace(/^url /, '')}`);
-    throw err;
-  }
-}
-
-/**
- * The brand a campaign speaks for: its site's host, lower-case, without `www.` and port (the key a
- * scraped company has), so `https://www.Acme.com/en` and `acme.com` are one brand. Costs copy it,
- * and the cost and delivery statistics of Surface B group and filter by it.
- */
-export function brandIdOf(site: URL): string {
-  return companyDomain(site);
-}
-
-/** DECIMAL columns take strings: no binary float reaches the database. */
-export const usd = (v: number | undefined): string | null => (v === undefined ? null : String(v));
-
 function minutesOf(hhmm: string): number {
   const [h, m] = hhmm.split(':').map(Number) as [number, number];
   return h * 60 + m;
 }
 
-export function isTimeZone(name: string): boolean {
+function isTimeZone(name: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: name });
     return true;

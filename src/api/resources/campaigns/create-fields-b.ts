@@ -1,10 +1,10 @@
 import type { Static } from '@sinclair/typebox';
-import type { NewCampaign } from '../../../campaigns/start-campaign';
+import type { NewCampaign } from '../../../campaigns/campaign-repository';
 import { badRequest } from '../../http/errors';
-import { brandIdOf, DEFAULT_SCHEDULE, siteField, usd } from '../campaigns/create-fields';
-import type { V1CreateCampaignBody } from './schemas';
+import { brandIdOf, DEFAULT_SCHEDULE, siteField, usd } from './create-fields';
+import type { CreateCampaignBodyB } from './schemas-b';
 
-type Body = Static<typeof V1CreateCampaignBody>;
+type Body = Static<typeof CreateCampaignBodyB>;
 
 /** Surface B has no template field: its campaigns run the general sales sequence. */
 export const SURFACE_B_TEMPLATE = 'sales_outreach';

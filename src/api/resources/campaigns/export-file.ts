@@ -2,7 +2,7 @@ import { pipeline, Transform, type Readable } from 'node:stream';
 import { stringify, type CastingContext } from 'csv-stringify';
 import type { ExportRow } from '../../../campaigns/reporting/export-rows';
 import type { Logger } from '../../../log/logger';
-import type { ExportFormat } from './schemas';
+import type { ExportFormat } from './schemas-a';
 
 /** The export's columns, in file order: CSV headers and JSON keys alike. */
 export const EXPORT_COLUMNS: ReadonlyArray<{ readonly header: string; readonly key: keyof ExportRow }> = [

@@ -1,62 +1,73 @@
 import type { Static } from '@sinclair/typebox';
-import { dashboardUrl } from '../../../campaigns/dashboard-url';
-import type { CampaignDetail } from '../../../campaigns/reporting/campaign-detail';
+import type { CampaignListRow } from '../../../campaigns/campaign-repository';
+import type { ControlResult } from '../../../campaigns/control/campaign-control';
+import type { CampaignReadModel } from '../../../campaigns/reporting/campaign-read-model';
 import type { CampaignStats } from '../../../campaigns/reporting/campaign-stats';
 import type { DailyStat } from '../../../campaigns/reporting/daily-stats';
 import type { CampaignReply } from '../../../campaigns/reporting/replies-page';
 import type { Config } from '../../../config/config';
-import type { CampaignDetailResponse, CampaignStatsResponse, DailyStatsResponse, RepliesResponse } from './schemas';
+import type { Campaign } from '../../../db/models';
+import { dashboardUrl } from '../dashboard/campaign-page-url';
+import type { CampaignA, CampaignListResponseA, CampaignStatsA, CreatedCampaignA, DailyStatsA, PausedA, RepliesA, ResumedA } from './schemas-a';
 
-/** Surface A's snake_case renderings of the reporting results. */
+/**
+ * Surface A's presenter: the campaign read model and the reporting results in snake_case. Each
+ * response is one object literal (present-b.ts renders the same results in camelCase).
+ */
 
 const iso = (t: Date | null): string | null => (t === null ? null : t.toISOString());
 
 /** Minutes after midnight as HH:MM (1440 is 24:00, the end of the day). */
-export function clock(minutes: number): string {
+function clock(minutes: number): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
 }
 
-export function campaignDetailView(d: CampaignDetail, config: Pick<Config, 'publicBaseUrl'>): Static<typeof CampaignDetailResponse> {
+export function campaignA(c: CampaignReadModel, config: Pick<Config, 'publicBaseUrl'>): Static<typeof CampaignA> {
   return {
-    id: d.id,
-    status: d.status,
-    status_reason: d.statusReason,
-    mcp: d.mcp,
-    target_url: d.targetUrl,
-    target_audience: d.targetAudience,
-    created_at: d.createdAt.toISOString(),
-    dashboard_url: dashboardUrl(config, d.id),
-    budget: {
-      max_daily_usd: d.budget.maxDailyUsd,
-      max_weekly_usd: d.budget.maxWeeklyUsd,
-      max_monthly_usd: d.budget.maxMonthlyUsd,
-      spent_today_usd: d.budget.spentTodayUsd,
-    },
+    id: c.id,
+    status: c.status,
+    status_reason: c.statusReason,
+    mcp: c.mcp,
+    target_url: c.targetUrl,
+    target_audience: c.targetAudience,
+    created_at: c.createdAt.toISOString(),
+    dashboard_url: dashboardUrl(config, c.id),
+    budget: { max_daily_usd: c.maxDailyUsd, max_weekly_usd: c.maxWeeklyUsd, max_monthly_usd: c.maxMonthlyUsd, spent_today_usd: c.spentTodayUsd },
     schedule: {
-      frequency: d.schedule.frequency,
-      trial_days: d.schedule.trialDays,
-      start_date: d.schedule.startDate,
-      days_remaining: d.schedule.daysRemaining,
-      timezone: d.schedule.timezone,
-      send_window: { start: clock(d.schedule.sendWindow.startMinute), end: clock(d.schedule.sendWindow.endMinute) },
+      frequency: c.scheduleFrequency,
+      trial_days: c.trialDays,
+      start_date: c.startDate,
+      days_remaining: c.daysRemaining,
+      timezone: c.timezone,
+      send_window: { start: clock(c.sendWindowStartMinute), end: clock(c.sendWindowEndMinute) },
     },
-    reporting: { frequency: d.reporting.frequency, email: d.reporting.email, webhook_url: d.reporting.webhookUrl },
-    stats: {
-      emails_sent: d.counts.emailsSent,
-      delivered: d.counts.delivered,
-      opened: d.counts.opened,
-      replied: d.counts.replied,
-      meetings_booked: d.counts.meetingsBooked,
-    },
-    started_at: iso(d.startedAt),
-    paused_at: iso(d.pausedAt),
-    resumed_at: iso(d.resumedAt),
-    completed_at: iso(d.completedAt),
+    reporting: { frequency: c.reportingFrequency, email: c.reportingEmail, webhook_url: c.reportingWebhookUrl },
+    stats: { emails_sent: c.emailsSent, delivered: c.delivered, opened: c.opened, replied: c.replied, meetings_booked: c.meetingsBooked },
+    started_at: iso(c.startedAt),
+    paused_at: iso(c.pausedAt),
+    resumed_at: iso(c.resumedAt),
+    completed_at: iso(c.completedAt),
   };
 }
 
-export function campaignStatsView(s: CampaignStats): Static<typeof CampaignStatsResponse> {
+export function listItemA(c: CampaignListRow): Static<typeof CampaignListResponseA>['campaigns'][number] {
+  return { id: c.id, status: c.status, mcp: c.mcp, target_url: c.targetUrl, created_at: c.createdAt.toISOString() };
+}
+
+export function createdA(c: Campaign, config: Pick<Config, 'publicBaseUrl'>): Static<typeof CreatedCampaignA> {
+  return { id: c.id, status: c.status, mcp: c.mcp, target_url: c.targetUrl, created_at: c.createdAt.toISOString(), dashboard_url: dashboardUrl(config, c.id) };
+}
+
+export function pausedA(r: ControlResult): Static<typeof PausedA> {
+  return { id: r.id, status: r.status, paused_at: r.at.toISOString() };
+}
+
+export function resumedA(r: ControlResult): Static<typeof ResumedA> {
+  return { id: r.id, status: r.status, resumed_at: r.at.toISOString() };
+}
+
+export function statsA(s: CampaignStats): Static<typeof CampaignStatsA> {
   const { counts: c, rates: r, costs } = s;
   return {
     campaign_id: s.campaignId,
@@ -72,13 +83,7 @@ export function campaignStatsView(s: CampaignStats): Static<typeof CampaignStats
       unsubscribed: c.unsubscribed,
       meetings_booked: c.meetingsBooked,
     },
-    rates: {
-      delivery_rate: r.deliveryRate,
-      open_rate: r.openRate,
-      click_rate: r.clickRate,
-      reply_rate: r.replyRate,
-      conversion_rate: r.conversionRate,
-    },
+    rates: { delivery_rate: r.deliveryRate, open_rate: r.openRate, click_rate: r.clickRate, reply_rate: r.replyRate, conversion_rate: r.conversionRate },
     costs: {
       total_byok_usd: costs.totalUsd,
       breakdown: { ai_generation: costs.aiGenerationUsd, lead_enrichment: costs.leadEnrichmentUsd, email_sending: costs.emailSendingUsd },
@@ -86,13 +91,13 @@ export function campaignStatsView(s: CampaignStats): Static<typeof CampaignStats
   };
 }
 
-export function dailyStatsView(campaignId: string, days: readonly DailyStat[]): Static<typeof DailyStatsResponse> {
+export function dailyStatsA(campaignId: string, days: readonly DailyStat[]): Static<typeof DailyStatsA> {
   return {
     campaign_id: campaignId,
     daily: days.map((d) => ({ date: d.date, emails_sent: d.emailsSent, opened: d.opened, replied: d.replied, cost_usd: d.costUsd })),
   };
 }
 
-export function replyView(r: CampaignReply): Static<typeof RepliesResponse>['replies'][number] {
+export function replyA(r: CampaignReply): Static<typeof RepliesA>['replies'][number] {
   return { id: r.id, email: r.email, name: r.name, company: r.company, sentiment: r.sentiment, preview: r.preview, received_at: r.receivedAt.toISOString() };
 }

@@ -1,55 +1,68 @@
 import type { Static } from '@sinclair/typebox';
-import { dashboardUrl } from '../../../campaigns/dashboard-url';
-import { countsOf } from '../../../campaigns/reporting/campaign-counts';
-import type { CampaignDetail } from '../../../campaigns/reporting/campaign-detail';
+import type { ControlResult } from '../../../campaigns/control/campaign-control';
+import type { CampaignReadModel } from '../../../campaigns/reporting/campaign-read-model';
 import type { CampaignStats } from '../../../campaigns/reporting/campaign-stats';
 import type { Config } from '../../../config/config';
-import type { V1Campaign, V1CampaignStatsResponse } from './schemas';
+import { dashboardUrl } from '../dashboard/campaign-page-url';
+import type { CampaignB, CampaignStatsB, ResumedB, StoppedB } from './schemas-b';
 
-/** Surface B's camelCase renderings of the reporting results (Surface A renders the same ones in snake_case). */
+/**
+ * Surface B's presenter: the same read model and results as present-a.ts, in camelCase. Each
+ * response is one object literal.
+ */
 
 const iso = (t: Date | null): string | null => (t === null ? null : t.toISOString());
 
-export function v1CampaignView(d: CampaignDetail, config: Pick<Config, 'publicBaseUrl'>): Static<typeof V1Campaign> {
+export function campaignB(c: CampaignReadModel, config: Pick<Config, 'publicBaseUrl'>): Static<typeof CampaignB> {
   return {
-    id: d.id,
-    name: d.name,
-    status: d.status,
-    statusReason: d.statusReason,
-    brandUrl: d.targetUrl,
-    brandId: d.brandId,
-    targetAudience: d.targetAudience,
-    targetOutcome: d.targetOutcome,
-    valueForTarget: d.valueForTarget,
-    maxBudgetDailyUsd: d.budget.maxDailyUsd,
-    maxBudgetWeeklyUsd: d.budget.maxWeeklyUsd,
-    maxBudgetMonthlyUsd: d.budget.maxMonthlyUsd,
-    spentTodayUsd: d.budget.spentTodayUsd,
-    createdVia: d.createdVia,
-    createdAt: d.createdAt.toISOString(),
-    startedAt: iso(d.startedAt),
-    pausedAt: iso(d.pausedAt),
-    resumedAt: iso(d.resumedAt),
-    completedAt: iso(d.completedAt),
-    dashboardUrl: dashboardUrl(config, d.id),
-    stats: {
-      emailsSent: d.counts.emailsSent,
-      delivered: d.counts.delivered,
-      opened: d.counts.opened,
-      replied: d.counts.replied,
-      meetingsBooked: d.counts.meetingsBooked,
-    },
+    id: c.id,
+    name: c.name,
+    status: c.status,
+    statusReason: c.statusReason,
+    brandUrl: c.targetUrl,
+    brandId: c.brandId,
+    targetAudience: c.targetAudience,
+    targetOutcome: c.targetOutcome,
+    valueForTarget: c.valueForTarget,
+    maxBudgetDailyUsd: c.maxDailyUsd,
+    maxBudgetWeeklyUsd: c.maxWeeklyUsd,
+    maxBudgetMonthlyUsd: c.maxMonthlyUsd,
+    spentTodayUsd: c.spentTodayUsd,
+    createdVia: c.createdVia,
+    createdAt: c.createdAt.toISOString(),
+    startedAt: iso(c.startedAt),
+    pausedAt: iso(c.pausedAt),
+    resumedAt: iso(c.resumedAt),
+    completedAt: iso(c.completedAt),
+    dashboardUrl: dashboardUrl(config, c.id),
+    stats: { emailsSent: c.emailsSent, delivered: c.delivered, opened: c.opened, replied: c.replied, meetingsBooked: c.meetingsBooked },
   };
 }
 
-export function v1CampaignStatsView(s: CampaignStats): Static<typeof V1CampaignStatsResponse> {
+export function stoppedB(r: ControlResult): Static<typeof StoppedB> {
+  return { id: r.id, status: r.status, stoppedAt: r.at.toISOString() };
+}
+
+export function resumedB(r: ControlResult): Static<typeof ResumedB> {
+  return { id: r.id, status: r.status, resumedAt: r.at.toISOString() };
+}
+
+export function statsB(s: CampaignStats): Static<typeof CampaignStatsB> {
   const { counts: c, rates: r, costs } = s;
   return {
     campaignId: s.campaignId,
     status: s.status,
     period: { start: s.period.start.toISOString(), end: s.period.end.toISOString() },
-    // Surface B's names are the counts' own.
-    stats: countsOf(c),
+    stats: {
+      emailsSent: c.emailsSent,
+      delivered: c.delivered,
+      bounced: c.bounced,
+      opened: c.opened,
+      clicked: c.clicked,
+      replied: c.replied,
+      unsubscribed: c.unsubscribed,
+      meetingsBooked: c.meetingsBooked,
+    },
     rates: { deliveryRate: r.deliveryRate, openRate: r.openRate, clickRate: r.clickRate, replyRate: r.replyRate, conversionRate: r.conversionRate },
     costs: {
       totalUsd: costs.totalUsd,

@@ -1,46 +1,106 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { SENTIMENTS } from '../../../db/models/reply';
 import { PageQuery, Pagination, Timestamp } from '../../http/common-schemas';
-import { CampaignId, CampaignStatus } from '../campaigns/schemas';
+import { StringEnum } from '../string-enum';
+import { CampaignStatsResponse, CampaignStatus, ControlResponse, Count, DailyLimit, DashboardUrl, HeadlineStats, Nullable, StatusReason, Usd } from './schemas';
 
-/**
- * A string from a fixed list, as a JSON Schema `enum` rather than a union of literals: a wrong
- * value is then answered "must be one of …", naming the valid ones.
- */
-export function StringEnum<T extends string>(values: readonly T[], options: { description?: string; default?: NoInfer<T> } = {}) {
-  return Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
-}
+/** Surface A's campaign schemas: snake_case. The pieces Surface B shares come from schemas.ts. */
 
-const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description === undefined ? {} : { description });
-const Count = (description?: string) => Type.Integer({ minimum: 0, ...(description === undefined ? {} : { description }) });
-const Usd = (description: string) => Type.Number({ minimum: 0, description });
-const Fraction = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });
 /** Years from 1970: PostgreSQL has no year 0, and no campaign has a day before the epoch. */
 const Day = (description: string) => Type.String({ format: 'date', pattern: '^(19[7-9][0-9]|[2-9][0-9]{3})-', description });
 
-/**
- * The campaign in the path: the same schema as pause and resume, so every Surface A campaign path
- * answers alike. Ids are opaque; one that names no campaign of the account, well-formed or not, is a 404.
- */
-export const CampaignIdParams = CampaignId;
+// --- GET and POST /campaigns ---
 
-export const CampaignNotFound = 'campaign not found';
+const CampaignListItem = Type.Object(
+  { id: Type.String(), status: CampaignStatus, mcp: Type.String(), target_url: Type.String(), created_at: Timestamp },
+  { additionalProperties: false },
+);
+
+export const CampaignListQueryA = Type.Object(
+  {
+    status: Type.Optional(CampaignStatus),
+    mcp: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+);
+
+export const CampaignListResponseA = Type.Object(
+  { campaigns: Type.Array(CampaignListItem), pagination: Pagination },
+  { additionalProperties: false },
+);
+
+const UsdLimit = (description: string) => Type.Number({ minimum: 0, maximum: 1_000_000, description });
+const HourMinute = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$', description: 'HH:MM, 24-hour clock.' });
+
+export const CreateCampaignBodyA = Type.Object(
+  {
+    mcp: Type.String({ minLength: 1, maxLength: 100, description: 'Outreach template: sales_outreach, partnerships, recruiting, fundraising or customer_feedback.' }),
+    target_url: Type.String({ minLength: 1, maxLength: 2048, description: 'Domain (acme.com) or http(s) URL of the company the campaign speaks for.' }),
+    target_audience: Type.Optional(Type.String({ maxLength: 2000 })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Defaults to "<template> for <target host>".' })),
+    calendar_link: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'https booking page (Cal.com, Calendly, ...) the emails invite leads to; bookings through it count as meetings.' })),
+    budget: Type.Optional(
+      Type.Object(
+        {
+          max_daily_usd: Type.Optional(UsdLimit('Spend limit per UTC day.')),
+          max_weekly_usd: Type.Optional(UsdLimit('Spend limit per week (Monday 00:00 UTC).')),
+          max_monthly_usd: Type.Optional(UsdLimit('Spend limit per calendar month (UTC).')),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    schedule: Type.Optional(
+      Type.Object(
+        {
+          frequency: Type.Optional(Type.Union([Type.Literal('daily'), Type.Literal('weekdays'), Type.Literal('weekly')], { description: 'Sending days. Default daily.' })),
+          trial_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
+          start_date: Type.Optional(Type.String({ format: 'date', description: 'YYYY-MM-DD; nothing is sent before 00:00 UTC of this date.' })),
+          timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone of the sending window. Default UTC.' })),
+          send_window: Type.Optional(
+            Type.Object({ start: HourMinute, end: HourMinute }, { additionalProperties: false, description: 'Local hours emails leave in. Default 09:00-17:00.' }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    reporting: Type.Optional(
+      Type.Object(
+        {
+          frequency: Type.Optional(Type.Union([Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly')])),
+          email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
+          webhook_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'HTTPS URL that receives this campaign\'s events.' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const CreatedCampaignA = Type.Object(
+  { id: Type.String(), status: CampaignStatus, mcp: Type.String(), target_url: Type.String(), created_at: Timestamp, dashboard_url: Type.String({ format: 'uri' }) },
+  { additionalProperties: false },
+);
+
+export const PausedA = ControlResponse('snake', 'paused_at');
+export const ResumedA = ControlResponse('snake', 'resumed_at');
 
 // --- GET /campaigns/:id ---
 
-export const CampaignDetailResponse = Type.Object(
+export const CampaignA = Type.Object(
   {
     id: Type.String(),
     status: CampaignStatus,
-    status_reason: Nullable(Type.String(), 'Why the campaign is in its status: manual, budget_exceeded or quota_exceeded (paused), trial_ended or schedule_complete (completed), a failure reason (failed); null otherwise.'),
+    status_reason: StatusReason,
     mcp: Type.String({ description: 'The outreach template.' }),
     target_url: Type.String(),
     target_audience: Nullable(Type.String()),
     created_at: Timestamp,
-    dashboard_url: Type.String({ format: 'uri', description: 'The campaign in the dashboard.' }),
+    dashboard_url: DashboardUrl,
     budget: Type.Object(
       {
-        max_daily_usd: Nullable(Type.Number({ minimum: 0 }), 'Null: no daily limit.'),
+        max_daily_usd: DailyLimit,
         max_weekly_usd: Nullable(Type.Number({ minimum: 0 }), 'Null: no weekly limit (weeks start Monday 00:00 UTC).'),
         max_monthly_usd: Nullable(Type.Number({ minimum: 0 }), 'Null: no monthly limit (months start on the 1st, 00:00 UTC).'),
         spent_today_usd: Usd('Costs recorded for the campaign since 00:00 UTC today.'),
@@ -71,16 +131,7 @@ export const CampaignDetailResponse = Type.Object(
       { frequency: Nullable(Type.String()), email: Nullable(Type.String()), webhook_url: Nullable(Type.String()) },
       { additionalProperties: false },
     ),
-    stats: Type.Object(
-      {
-        emails_sent: Count(),
-        delivered: Count(),
-        opened: Count(),
-        replied: Count(),
-        meetings_booked: Count(),
-      },
-      { additionalProperties: false, description: 'Headline figures; GET /campaigns/{id}/stats has all of them with their definitions.' },
-    ),
+    stats: HeadlineStats('snake', 'Headline figures; GET /campaigns/{id}/stats has all of them with their definitions.'),
     started_at: Nullable(Timestamp),
     paused_at: Nullable(Timestamp, 'The last pause.'),
     resumed_at: Nullable(Timestamp, 'The last resume.'),
@@ -91,61 +142,11 @@ export const CampaignDetailResponse = Type.Object(
 
 // --- GET /campaigns/:id/stats ---
 
-export const CampaignStatsResponse = Type.Object(
-  {
-    campaign_id: Type.String(),
-    status: CampaignStatus,
-    period: Type.Object(
-      {
-        start: Type.String({ format: 'date-time', description: 'When the campaign started (its creation, before it has started).' }),
-        end: Type.String({ format: 'date-time', description: 'When it completed or failed; now while it is not over.' }),
-      },
-      { additionalProperties: false },
-    ),
-    stats: Type.Object(
-      {
-        emails_sent: Count('Emails sent.'),
-        delivered: Count('Emails accepted by the receiving server and not bounced afterwards.'),
-        bounced: Count('Emails refused by the receiving server, at once or by a later bounce message.'),
-        opened: Count('Emails opened at least once (a click counts as an open).'),
-        clicked: Count('Emails with at least one link clicked.'),
-        replied: Count('Emails answered by a person (auto-replies and bounces do not count).'),
-        unsubscribed: Count('Emails whose recipient unsubscribed (link, one-click or by replying so).'),
-        meetings_booked: Count('Meetings booked through the calendar link.'),
-      },
-      { additionalProperties: false },
-    ),
-    rates: Type.Object(
-      {
-        delivery_rate: Fraction('delivered / emails_sent'),
-        open_rate: Fraction('opened / delivered'),
-        click_rate: Fraction('clicked / delivered'),
-        reply_rate: Fraction('replied / delivered'),
-        conversion_rate: Fraction('meetings_booked / delivered'),
-      },
-      { additionalProperties: false, description: 'Fractions in [0, 1], rounded to 4 decimals; 0 when the denominator is 0.' },
-    ),
-    costs: Type.Object(
-      {
-        total_byok_usd: Usd('Everything recorded for the campaign: AI writing and qualification with the account\'s own keys, lead enrichment, sending.'),
-        breakdown: Type.Object(
-          {
-            ai_generation: Usd('Writing emails and qualifying replies with the account\'s LLM key.'),
-            lead_enrichment: Usd('Leads revealed through the lead provider.'),
-            email_sending: Usd('Emails sent.'),
-          },
-          { additionalProperties: false },
-        ),
-      },
-      { additionalProperties: false, description: 'USD, rounded to 6 decimals.' },
-    ),
-  },
-  { additionalProperties: false },
-);
+export const CampaignStatsA = CampaignStatsResponse('snake');
 
 // --- GET /campaigns/:id/stats/daily ---
 
-export const DailyStatsQuery = Type.Object(
+export const DailyStatsQueryA = Type.Object(
   {
     start: Type.Optional(Day('First day (UTC), YYYY-MM-DD. Default: the campaign\'s first day (at most 366 days before end).')),
     end: Type.Optional(Day('Last day (UTC), inclusive. Default: today, or the day the campaign completed or failed.')),
@@ -153,7 +154,7 @@ export const DailyStatsQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const DailyStatsResponse = Type.Object(
+export const DailyStatsA = Type.Object(
   {
     campaign_id: Type.String(),
     daily: Type.Array(
@@ -175,7 +176,7 @@ export const DailyStatsResponse = Type.Object(
 
 // --- GET /campaigns/:id/replies ---
 
-export const RepliesQuery = Type.Object(
+export const RepliesQueryA = Type.Object(
   {
     sentiment: Type.Optional(StringEnum(SENTIMENTS, { description: 'Only replies of this sentiment.' })),
     ...PageQuery,
@@ -183,7 +184,7 @@ export const RepliesQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const RepliesResponse = Type.Object(
+export const RepliesA = Type.Object(
   {
     campaign_id: Type.String(),
     replies: Type.Array(
@@ -211,7 +212,7 @@ export const RepliesResponse = Type.Object(
 export const EXPORT_FORMATS = ['csv', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-export const ExportQuery = Type.Object(
+export const ExportQueryA = Type.Object(
   { format: Type.Optional(StringEnum(EXPORT_FORMATS, { default: 'csv', description: 'csv (default) or json.' })) },
   { additionalProperties: false },
 );

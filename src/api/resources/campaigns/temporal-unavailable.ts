@@ -1,29 +1,21 @@
-import { CampaignNotFound, TransitionNotAllowed, type ControlDeps, type ControlResult } from '../../../campaigns/campaign-control';
-import type { AppDeps } from '../../deps';
-import { conflict, notFound, serviceUnavailable } from '../../http/errors';
-import { isTemporalUnavailable } from './temporal-errors';
+import { ServiceError, WorkflowNotFoundError } from '@temporalio/client';
+import { serviceUnavailable } from '../../http/errors';
 
 /**
- * How both surfaces' campaign actions (create, pause/stop, resume) turn the outcomes of
- * src/campaigns into HTTP answers: 404 for a campaign that is not the caller's, 409 for a
- * transition the status does not allow, 503 (nothing changed) while Temporal is unreachable.
+ * Errors that mean "Temporal could not be reached or refused for now", not "the request is wrong":
+ * a connection failure or deadline (ServiceError), or a workflow that is not there, which for a
+ * stored campaign means its namespace was reset; the client may retry either later.
  */
-
-export function controlDeps(deps: AppDeps): ControlDeps {
-  return { sequelize: deps.sequelize, temporal: deps.temporal.get(), config: deps.config };
+export function isTemporalUnavailable(err: unknown): boolean {
+  return err instanceof ServiceError || err instanceof WorkflowNotFoundError;
 }
 
-export async function control(what: string, fn: () => Promise<ControlResult>): Promise<ControlResult> {
-  try {
-    return await withTemporal(what, fn);
-  } catch (err) {
-    if (err instanceof CampaignNotFound) throw notFound('campaign not found');
-    if (err instanceof TransitionNotAllowed) throw conflict(err.message);
-    throw err;
-  }
-}
-
-/** Temporal down or unreachable: a 503 the client can retry, with nothing changed. */
+/**
+ * Runs a create, pause, stop or resume (`what` names it in the message): with Temporal down or
+ * unreachable it is a 503 the client can retry, with nothing changed (the campaign's row and its
+ * workflow change in one transaction). Its other errors pass through: a campaign that is not the
+ * caller's (404) or a transition its status does not allow (409) are domain errors.
+ */
 export async function withTemporal<T>(what: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();

@@ -1,6 +1,7 @@
 import { companyRecord, findCompany, saveCompany, scrapeCompany, ScrapeError } from '../../../companies';
 import { egressFor } from '../../../egress';
-import { badRequest, notFound } from '../../http/errors';
+import { NotFoundError } from '../../../errors/domain-errors';
+import { badRequest } from '../../http/errors';
 import { defineRoute } from '../../http/route';
 import { CompanyIdParams, CompanySchema, ScrapeCompanyBody } from './schemas';
 
@@ -46,7 +47,7 @@ const getCompany = defineRoute({
   errors: [404],
   handler: async ({ params }, { auth }) => {
     const company = await findCompany(auth.accountId, params.id);
-    if (company === null) throw notFound('Company not found');
+    if (company === null) throw new NotFoundError('company');
     return { body: companyRecord(company) };
   },
 });

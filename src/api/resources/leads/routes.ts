@@ -4,6 +4,7 @@ import { importLeadsCsv } from '../../../leads/import/import-csv';
 import { uploadBody } from '../../../leads/import/upload-body';
 import { getLead, listLeads } from '../../../leads/lead-repository';
 import { searchLeads } from '../../../leads/search-leads';
+import { NotFoundError } from '../../../errors/domain-errors';
 import { notFound, payloadTooLarge } from '../../http/errors';
 import { defineRoute } from '../../http/route';
 import { answeringLeadErrors } from './errors';
@@ -64,7 +65,7 @@ const getAccountLead = defineRoute({
   errors: [404],
   handler: async ({ params }, { deps, auth }) => {
     const lead = await getLead(deps.sequelize, auth.accountId, params.id);
-    if (lead === null) throw notFound(`No lead ${params.id}`);
+    if (lead === null) throw new NotFoundError('lead');
     return { body: lead };
   },
 });

@@ -1,4 +1,4 @@
-import { notFound } from '../../http/errors';
+import { NotFoundError } from '../../../errors/domain-errors';
 import { defineRoute } from '../../http/route';
 import { createMailbox, deactivateMailbox, listMailboxes } from '../../../sending/mailbox-repository';
 import { CreateMailboxBody, MailboxList, MailboxParams, MailboxSchema } from './schemas';
@@ -47,7 +47,7 @@ const remove = defineRoute({
   responses: { 200: { description: 'The deactivated mailbox', schema: MailboxSchema } },
   handler: async ({ params }, { deps, auth }) => {
     const mailbox = await deactivateMailbox(deps.sequelize, auth.accountId, params.id);
-    if (mailbox === null) throw notFound(`No mailbox ${params.id}`);
+    if (mailbox === null) throw new NotFoundError('mailbox');
     return { body: mailbox };
   },
 });

@@ -1,6 +1,6 @@
 import { benchmarks, type Distribution } from '../../../campaigns/reporting/benchmarks';
 import { defineRoute } from '../../http/route';
-import { ALL_TEMPLATES, BenchmarksQuery, BenchmarksResponse } from './schemas';
+import { ALL_TEMPLATES, BenchmarksQuery, BenchmarksResponse } from './benchmark-schemas';
 
 const view = (d: Distribution) => ({ average: d.average, p25: d.p25, p50: d.p50, p75: d.p75 });
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { TEMPLATE_NAMES } from '../../../campaigns/model/templates';
-import { StringEnum } from '../campaign-reports/schemas';
+import { StringEnum } from '../string-enum';
 
 /** Benchmarks of every template together. */
 export const ALL_TEMPLATES = 'all';

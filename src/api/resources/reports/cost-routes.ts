@@ -1,18 +1,9 @@
 import { costGroups } from '../../../campaigns/reporting/cost-groups';
-import { gatewayStats } from '../../../campaigns/reporting/gateway-stats';
 import { addDays, startOfUtcDay } from '../../../campaigns/reporting/utc-dates';
 import { badRequest } from '../../http/errors';
 import { defineRoute } from '../../http/route';
-import { CostStatsQuery, CostStatsResponse, GatewayStatsQuery, GatewayStatsResponse } from './schemas';
-
-/**
- * A brand filter as brand ids are made from a campaign's site (lower-case host without www.), so
- * `www.Acme.com` finds the campaigns of `acme.com`.
- */
-function brandFilter(brandId: string | undefined): string | null {
-  if (brandId === undefined) return null;
-  return brandId.trim().toLowerCase().replace(/\.$/, '').replace(/^www\./, '');
-}
+import { brandFilter } from './brand-id';
+import { CostStatsQuery, CostStatsResponse } from './cost-schemas';
 
 // Days PostgreSQL and an ISO timestamp can both hold, `to`'s following midnight included: a valid
 // date such as 0000-01-01 (no year 0 in PostgreSQL) must be a 400, not a database error.
@@ -50,20 +41,4 @@ const costs = defineRoute({
   },
 });
 
-const gateway = defineRoute({
-  method: 'get',
-  path: '/v1/email-gateway/stats',
-  auth: 'b',
-  operationId: 'v1EmailGatewayStats',
-  summary: 'Delivery statistics over the account\'s campaigns, or one brand\'s',
-  description:
-    'The email counts are those of the campaign statistics summed over the campaigns in scope (emails, not events: an email opened ' +
-    'twice counts once); emailsContacted counts distinct leads emailed. The replies* members count qualified replies by category, ' +
-    'automatic replies included (out of office) and bounces excluded; a lead who answers twice counts twice there.',
-  tags: ['statistics'],
-  query: GatewayStatsQuery,
-  responses: { 200: { description: 'The fourteen counts', schema: GatewayStatsResponse } },
-  handler: async ({ query }, { auth, deps }) => ({ body: await gatewayStats(deps.sequelize, auth.accountId, brandFilter(query.brandId)) }),
-});
-
-export const v1ReportRoutes = [costs, gateway];
+export const costRoutes = [costs];

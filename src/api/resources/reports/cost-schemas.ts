@@ -1,12 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { COST_GROUP_BY } from '../../../campaigns/reporting/cost-groups';
-import { StringEnum } from '../campaign-reports/schemas';
+import { StringEnum } from '../string-enum';
+import { BrandId } from './brand-id';
 
-const BrandId = Type.String({
-  minLength: 1,
-  maxLength: 253,
-  description: 'Only this brand: the host of a campaign\'s brandUrl (target_url on Surface A), e.g. acme.com. Matched without case and without a leading www.',
-});
 const Count = (description: string) => Type.Integer({ minimum: 0, description });
 const Day = (description: string) => Type.String({ format: 'date', description });
 
@@ -43,30 +39,6 @@ export const CostStatsResponse = Type.Object(
       ),
       { description: 'Most expensive first; equal costs ordered by key, the null key last.' },
     ),
-  },
-  { additionalProperties: false },
-);
-
-// --- GET /v1/email-gateway/stats ---
-
-export const GatewayStatsQuery = Type.Object({ brandId: Type.Optional(BrandId) }, { additionalProperties: false });
-
-export const GatewayStatsResponse = Type.Object(
-  {
-    emailsContacted: Count('Distinct leads at least one email was sent to.'),
-    emailsSent: Count('Emails sent.'),
-    emailsDelivered: Count('Emails accepted by the receiving server and not bounced afterwards.'),
-    emailsOpened: Count('Emails opened at least once (a click counts as an open).'),
-    emailsClicked: Count('Emails with at least one link clicked.'),
-    emailsReplied: Count('Emails answered by a person (auto-replies and bounces do not count).'),
-    emailsBounced: Count('Emails refused by the receiving server, at once or by a later bounce message.'),
-    repliesInterested: Count('Replies qualified interested.'),
-    repliesMeetingBooked: Count('Replies qualified meeting_booked.'),
-    repliesClosed: Count('Replies qualified closed.'),
-    repliesNeutral: Count('Replies qualified neutral.'),
-    repliesNotInterested: Count('Replies qualified not_interested.'),
-    repliesOutOfOffice: Count('Replies qualified out_of_office, automatic ones included.'),
-    repliesUnsubscribe: Count('Replies qualified unsubscribe.'),
   },
   { additionalProperties: false },
 );

@@ -1,6 +1,6 @@
 import { accountUsage, usageMonth } from '../../../campaigns/reporting/usage';
 import { defineRoute } from '../../http/route';
-import { UsageQuery, UsageResponse } from './schemas';
+import { UsageQuery, UsageResponse } from './usage-schemas';
 
 const getUsage = defineRoute({
   method: 'get',

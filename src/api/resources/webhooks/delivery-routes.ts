@@ -1,6 +1,6 @@
 import { deliveryDetail, listDeliveries } from '../../../webhooks/delivery-repository';
 import { resendDelivery, ResendRefused } from '../../../webhooks/resend';
-import { conflict, notFound } from '../../http/errors';
+import { ConflictError, NotFoundError } from '../../../errors/domain-errors';
 import { defineRoute } from '../../http/route';
 import { Delivery, DeliveryDetail, DeliveryIdParams, DeliveryListQuery, DeliveryListResponse } from './schemas';
 import { deliveryDetailView, deliveryView } from './views';
@@ -38,7 +38,7 @@ const detailRoute = defineRoute({
   errors: [404],
   handler: async ({ params }, { deps, auth }) => {
     const found = await deliveryDetail(deps.sequelize, params.id, auth.accountId);
-    if (found === null) throw notFound(`No webhook delivery ${params.id}`);
+    if (found === null) throw new NotFoundError('webhook_delivery');
     return { body: deliveryDetailView(found) };
   },
 });
@@ -62,7 +62,7 @@ const resendRoute = defineRoute({
     try {
       return { status: 202, body: deliveryView(await resendDelivery(deps.sequelize, params.id, auth.accountId)) };
     } catch (err) {
-      if (err instanceof ResendRefused) throw err.reason === 'not_found' ? notFound(err.message) : conflict(err.message);
+      if (err instanceof ResendRefused) throw err.reason === 'not_found' ? new NotFoundError('webhook_delivery') : new ConflictError(err.message);
       throw err;
     }
   },

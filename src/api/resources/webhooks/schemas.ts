@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { DELIVERY_STATUSES } from '../../../webhooks/delivery-repository';
 import { LOGGED_EVENT_KINDS } from '../../../webhooks/event-kinds';
 import { Timestamp } from '../../http/common-schemas';
-import { StringEnum } from '../campaign-reports/schemas';
+import { StringEnum } from '../string-enum';
 
 const Nullable = <T extends TSchema>(schema: T, description: string) => Type.Union([schema, Type.Null()], { description });
 

@@ -1,0 +1,93 @@
+/**
+ * The campaigns table: the row a create inserts, the lock and status writes of pause and resume,
+ * the owned-campaign lookup of every read by id, and the page of an account's campaigns. Every
+ * read is scoped by account: another account's campaign is not found, exactly like a missing one
+ * (neither is the caller's business), and both throw NotFoundError('campaign').
+ */
+import { QueryTypes, type InferCreationAttributes, type Sequelize, type Transaction, type WhereOptions } from 'sequelize';
+import { newId } from '../accounts/ids';
+import { Campaign } from '../db/models';
+import type { CampaignStatus } from '../db/models/campaign';
+import { NotFoundError } from '../errors/domain-errors';
+
+type Attrs = InferCreationAttributes<Campaign>;
+type Required = 'accountId' | 'createdVia' | 'name' | 'mcp' | 'targetUrl';
+/** A campaign as the API stores it (either surface); the row's columns, camelCase. */
+export type NewCampaign = Pick<Attrs, Required> & Partial<Omit<Attrs, Required | 'id' | 'status' | 'createdAt' | 'updatedAt'>>;
+
+/** Inserts the campaign with a new id, status starting. */
+export async function insertCampaign(fields: NewCampaign, transaction: Transaction): Promise<Campaign> {
+  return Campaign.create({ ...fields, id: newId('cmp'), status: 'starting' }, { transaction });
+}
+
+/** The campaign `campaignId` if `accountId` owns it. */
+export async function ownedCampaign(accountId: string, campaignId: string): Promise<Campaign> {
+  const campaign = await Campaign.findOne({ where: { id: campaignId, accountId } });
+  if (campaign === null) throw new NotFoundError('campaign');
+  return campaign;
+}
+
+/** What pause and resume decide on, read under the row's lock. */
+export interface LockedCampaign {
+  readonly id: string;
+  readonly status: CampaignStatus;
+  readonly status_reason: string | null;
+  readonly started_at: Date | null;
+  /** DECIMAL: a string (see toUsd). */
+  readonly budget_max_daily_usd: string | null;
+  readonly budget_max_weekly_usd: string | null;
+  readonly budget_max_monthly_usd: string | null;
+}
+
+/** The owned campaign's row, locked FOR UPDATE until `tx` ends. */
+export async function lockOwnedCampaign(sequelize: Sequelize, tx: Transaction, accountId: string, campaignId: string): Promise<LockedCampaign> {
+  const [row] = await sequelize.query<LockedCampaign>(
+    `SELECT id, status, status_reason, started_at, budget_max_daily_usd, budget_max_weekly_usd, budget_max_monthly_usd
+       FROM campaigns WHERE id = $1 AND account_id = $2 FOR UPDATE`,
+    { bind: [campaignId, accountId], type: QueryTypes.SELECT, transaction: tx },
+  );
+  if (row === undefined) throw new NotFoundError('campaign');
+  return row;
+}
+
+/** Writes the status and stamps `column` with the commit's clock; returns that instant. */
+export async function setCampaignStatus(
+  sequelize: Sequelize,
+  tx: Transaction,
+  campaignId: string,
+  status: CampaignStatus,
+  reason: string | null,
+  column: 'paused_at' | 'resumed_at',
+): Promise<Date> {
+  const [row] = await sequelize.query<{ at: Date }>(
+    `UPDATE campaigns SET status = $2, status_reason = $3, ${column} = clock_timestamp(), updated_at = clock_timestamp()
+      WHERE id = $1 RETURNING ${column} AS at`,
+    { bind: [campaignId, status, reason], type: QueryTypes.SELECT, transaction: tx },
+  );
+  return (row as { at: Date }).at;
+}
+
+/** A campaign as a list shows it. */
+export type CampaignListRow = Pick<Campaign, 'id' | 'status' | 'mcp' | 'targetUrl' | 'createdAt'>;
+
+export interface CampaignListFilter {
+  readonly status?: CampaignStatus;
+  readonly mcp?: string;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/** A page of the account's campaigns, newest first, and how many match the filter in all. */
+export async function campaignListPage(accountId: string, filter: CampaignListFilter): Promise<{ readonly rows: readonly CampaignListRow[]; readonly total: number }> {
+  const where: WhereOptions<Campaign> = { accountId };
+  if (filter.status !== undefined) Object.assign(where, { status: filter.status });
+  if (filter.mcp !== undefined) Object.assign(where, { mcp: filter.mcp });
+  const { rows, count } = await Campaign.findAndCountAll({
+    where,
+    order: [['createdAt', 'DESC'], ['id', 'DESC']],
+    limit: filter.limit,
+    offset: filter.offset,
+    attributes: ['id', 'status', 'mcp', 'targetUrl', 'createdAt'],
+  });
+  return { rows, total: count };
+}
