@@ -6,7 +6,8 @@
 # Both need DATABASE_URL and TEMPORAL_ADDRESS (see src/config/env-schema.ts).
 #
 # Debian (glibc), not Alpine: the Temporal worker's native core bridge and @swc/core ship glibc builds.
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node 24, the current LTS: the runtime the service targets (package.json `engines` allows 22.12+).
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 ##### build: compile TypeScript to dist/ #####
 FROM ${NODE_IMAGE} AS build
