@@ -1,5 +1,20 @@
 import { expect } from 'chai';
-import { addSpend, dueExceeded, dueWarnings, emptySpend, limitOf, pauseBudgetFigures, reachedLimits, remainingUsd, rollSpend, roundUsd, type Spend } from '../../src/campaigns/model/budget-windows';
+import {
+  addSpend,
+  dueExceeded,
+  dueWarnings,
+  emptySpend,
+  limitOf,
+  monthlyWindow,
+  pauseBudgetFigures,
+  reachedBudgets,
+  reachedLimits,
+  remainingUsd,
+  rollSpend,
+  roundUsd,
+  windowStarts,
+  type Spend,
+} from '../../src/campaigns/model/budget-windows';
 import type { CampaignBudget } from '../../src/campaigns/model/status';
 
 /** Budget windows of a campaign: spend per window, room left, 80% warnings and limits reached. */
@@ -41,6 +56,26 @@ describe('campaign budget', () => {
       weekly: { key: '2026-03-02', usd: 0, warned: false, exceeded: false },
       monthly: { key: '2026-03', usd: 0, warned: false, exceeded: false },
     });
+  });
+
+  it('window starts, shared with the API: 00:00 UTC today, Monday 00:00 UTC, the 1st 00:00 UTC', () => {
+    expect(windowStarts(WED)).to.deep.equal({ daily: t('2026-03-04T00:00:00Z'), weekly: t('2026-03-02T00:00:00Z'), monthly: t('2026-03-01T00:00:00Z') });
+    // A week that began last month: Sunday 1 February 2026's week started Monday 26 January.
+    expect(windowStarts(t('2026-02-01T23:59:59Z'))).to.deep.equal({ daily: t('2026-02-01T00:00:00Z'), weekly: t('2026-01-26T00:00:00Z'), monthly: t('2026-02-01T00:00:00Z') });
+    // The first instant of a window belongs to it.
+    expect(windowStarts(t('2026-03-02T00:00:00Z')).weekly).to.equal(t('2026-03-02T00:00:00Z'));
+  });
+
+  it('a monthly window by its key runs to the next 1st (December to January, a leap February)', () => {
+    expect(monthlyWindow('2026-12')).to.deep.equal({ start: t('2026-12-01T00:00:00Z'), end: t('2027-01-01T00:00:00Z') });
+    expect(monthlyWindow('2028-02')).to.deep.equal({ start: t('2028-02-01T00:00:00Z'), end: t('2028-03-01T00:00:00Z') });
+  });
+
+  it('reachedBudgets reads plain amounts as the API has them (a limit of 0 is reached at once)', () => {
+    const b = budget({ dailyUsd: 5, weeklyUsd: 0, monthlyUsd: 100 });
+    expect(reachedBudgets({ daily: 4.99, weekly: 0, monthly: 20 }, b)).to.deep.equal(['weekly']);
+    expect(reachedBudgets({ daily: 5, weekly: 0, monthly: 100 }, b)).to.deep.equal(['daily', 'weekly', 'monthly']);
+    expect(reachedBudgets({ daily: 1e9, weekly: 1e9, monthly: 1e9 }, undefined)).to.deep.equal([]);
   });
 
   describe('rollSpend', () => {

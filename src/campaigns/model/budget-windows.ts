@@ -7,7 +7,7 @@
  * results, so the windows follow the workflow's clock (and the time-skipping tests) exactly. The
  * API reads recorded costs from the windows `windowStarts` gives (resume, usage).
  */
-import { budgetWindowKey, startOfUtcDate } from './calendar';
+import { budgetWindowKey, nextBudgetReset, startOfUtcDate } from './calendar';
 import { BUDGET_TYPES, BUDGET_WARNING_FRACTION, type BudgetType, type CampaignBudget, type CampaignEvent, type SpendWindow } from './status';
 
 export { BUDGET_TYPES };
@@ -66,6 +66,15 @@ export function windowStarts(now: number): Record<BudgetType, number> {
     return startOfUtcDate(type === 'monthly' ? `${key}-01` : key);
   };
   return { daily: start('daily'), weekly: start('weekly'), monthly: start('monthly') };
+}
+
+/**
+ * The monthly window named by its key (`YYYY-MM`, as budgetWindowKey gives it): [start, end) in
+ * epoch ms. The plan's quota and the usage report count the same months as the monthly budget.
+ */
+export function monthlyWindow(key: string): { readonly start: number; readonly end: number } {
+  const start = startOfUtcDate(`${key}-01`);
+  return { start, end: nextBudgetReset('monthly', start) };
 }
 
 /** Budget types whose limit the amounts have reached. A limit of 0 allows no spend at all. */

@@ -1,6 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { planFor, type Plan, type PlanName } from '../../config/plans';
-import { monthBounds, utcMonth } from './utc-dates';
+import { budgetWindowKey } from '../model/calendar';
+import { monthlyWindow } from '../model/budget-windows';
 
 /** An account's activity in one UTC calendar month, against its plan. */
 export interface AccountUsage {
@@ -15,9 +16,9 @@ export interface AccountUsage {
   readonly plan: Plan;
 }
 
-/** `month` is the current UTC month; anything else is already a `YYYY-MM` month (checked by the caller). */
+/** `month` is the current UTC month (the monthly budget window); anything else is already a `YYYY-MM` month (checked by the caller). */
 export function usageMonth(period: string | undefined, now: Date): string {
-  return period === undefined || period === 'month' ? utcMonth(now) : period;
+  return period === undefined || period === 'month' ? budgetWindowKey('monthly', now.getTime()) : period;
 }
 
 const SQL = `
@@ -32,9 +33,9 @@ export async function accountUsage(
   emailLimits: Readonly<Record<PlanName, number>>,
   month: string,
 ): Promise<AccountUsage> {
-  const { start, end } = monthBounds(month);
+  const { start, end } = monthlyWindow(month);
   const rows = await sequelize.query<{ campaignsCreated: number; emailsSent: number; byokCostUsd: number }>(SQL, {
-    bind: [accountId, start.toISOString(), end.toISOString()],
+    bind: [accountId, new Date(start).toISOString(), new Date(end).toISOString()],
     type: QueryTypes.SELECT,
   });
   const r = rows[0]!;

@@ -23,14 +23,4 @@ export function daysBetween(from: string, to: string): number {
   return Math.round((startOfUtcDay(to).getTime() - startOfUtcDay(from).getTime()) / DAY_MS);
 }
 
-export function utcMonth(t: Date): string {
-  return t.toISOString().slice(0, 7);
-}
-
-/** The instants that bound a `YYYY-MM` month: [start, end). */
-export function monthBounds(month: string): { readonly start: Date; readonly end: Date } {
-  const [year, mon] = month.split('-').map(Number) as [number, number];
-  return { start: new Date(Date.UTC(year, mon - 1, 1)), end: new Date(Date.UTC(year, mon, 1)) };
-}
-
 export { DAY_MS };
