@@ -1,0 +1,155 @@
+/**
+ * Evaluation of the built-in audience parser end to end on a labelled lead pool:
+ * phrase -> parseAudienceText -> resolveAudience -> leads matched, against the hand labels.
+ *
+ *   npm run eval:audience                 # tuning part per phrase, both parts in total
+ *   npm run eval:audience -- --show-frozen  # also the frozen part per phrase (only for a final report)
+ *
+ * The leads are matched by the in-memory reference matcher (reference-match.ts), which follows
+ * the semantics documented on LeadCriteria. A report, not a gate: exits 0 whatever the figures,
+ * 1 only when the set is malformed.
+ */
+import { Command } from 'commander';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseAudienceText } from '../../src/campaigns/audience/parse-text';
+import { resolveAudience } from '../../src/campaigns/audience/resolve';
+import { leadProfile } from '../../src/leads/profile/lead-profile';
+import { matches, type MatchableLead } from './reference-match';
+
+interface LeadRow {
+  readonly id: string;
+  readonly email: string;
+  readonly company: string;
+  readonly title: string;
+  readonly country: string | null;
+  readonly city: string | null;
+  readonly industry: string;
+  readonly company_size: string;
+}
+
+interface PhraseRow {
+  readonly id: string;
+  readonly text: string;
+  readonly frozen: boolean;
+  readonly expected: readonly string[];
+}
+
+interface Result {
+  readonly phrase: PhraseRow;
+  readonly found: readonly string[];
+  readonly tp: number;
+}
+
+const out = (line = ''): void => {
+  process.stdout.write(`${line}\n`);
+};
+
+function readJsonl<T>(file: string): T[] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l, i) => {
+      try {
+        return JSON.parse(l) as T;
+      } catch {
+        throw new Error(`${path.basename(file)} line ${i + 1} is not JSON`);
+      }
+    });
+}
+
+/** Precision and recall of one phrase; an empty expectation is met only by finding nobody. */
+function pr(r: Result): { p: number; r: number } {
+  const expected = r.phrase.expected.length;
+  const found = r.found.length;
+  if (expected === 0) return found === 0 ? { p: 1, r: 1 } : { p: 0, r: 1 };
+  return { p: found === 0 ? 0 : r.tp / found, r: r.tp / expected };
+}
+
+function summary(title: string, rows: readonly Result[]): void {
+  const tp = rows.reduce((s, r) => s + r.tp, 0);
+  const found = rows.reduce((s, r) => s + r.found.length, 0);
+  const expected = rows.reduce((s, r) => s + r.phrase.expected.length, 0);
+  const macro = rows.map(pr);
+  const mean = (xs: number[]): number => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
+  const exact = rows.filter((r) => r.tp === r.found.length && r.tp === r.phrase.expected.length).length;
+  out(
+    `${title.padEnd(8)} ${String(rows.length).padStart(3)} phrases  precision ${(found === 0 ? 1 : tp / found).toFixed(3)}  recall ${(expected === 0 ? 1 : tp / expected).toFixed(3)}` +
+      `  (per-phrase mean: precision ${mean(macro.map((m) => m.p)).toFixed(3)}, recall ${mean(macro.map((m) => m.r)).toFixed(3)}; exactly right ${exact}/${rows.length})`,
+  );
+}
+
+function detail(rows: readonly Result[], leads: ReadonlyMap<string, LeadRow>): void {
+  for (const r of rows) {
+    const m = pr(r);
+    const flag = m.p === 1 && m.r === 1 ? '  ' : '✗ ';
+    out(`${flag}${r.phrase.id} P ${m.p.toFixed(2)} R ${m.r.toFixed(2)}  (${r.tp}/${r.found.length} found, ${r.phrase.expected.length} expected)  ${r.phrase.text}`);
+    if (flag === '  ') continue;
+    const missed = r.phrase.expected.filter((id) => !r.found.includes(id));
+    const extra = r.found.filter((id) => !r.phrase.expected.includes(id));
+    const show = (id: string): string => {
+      const l = leads.get(id)!;
+      return `${id} "${l.title}" ${l.country ?? '-'}/${l.city ?? '-'} "${l.industry}" ${l.company_size}`;
+    };
+    for (const id of missed.slice(0, 5)) out(`      missed ${show(id)}`);
+    for (const id of extra.slice(0, 5)) out(`      extra  ${show(id)}`);
+  }
+}
+
+function main(): void {
+  const program = new Command()
+    .option('--dir <path>', 'the folder with leads.jsonl and phrases.jsonl', __dirname)
+    .option('--show-frozen', 'list the frozen phrases one by one too', false)
+    .parse(process.argv);
+  const opts = program.opts<{ dir: string; showFrozen: boolean }>();
+
+  let leads: LeadRow[];
+  let phrases: PhraseRow[];
+  try {
+    leads = readJsonl<LeadRow>(path.join(opts.dir, 'leads.jsonl'));
+    phrases = readJsonl<PhraseRow>(path.join(opts.dir, 'phrases.jsonl'));
+    const ids = new Set(leads.map((l) => l.id));
+    for (const p of phrases) {
+      const bad = p.expected.find((id) => !ids.has(id));
+      if (bad !== undefined) throw new Error(`${p.id} expects an unknown lead ${bad}`);
+    }
+  } catch (err) {
+    process.stderr.write(`Malformed evaluation set: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+
+  const pool: { id: string; lead: MatchableLead }[] = leads.map((l) => ({
+    id: l.id,
+    lead: {
+      profile: leadProfile({ title: l.title, country: l.country, city: l.city, industry: l.industry, companySize: l.company_size }),
+      company: l.company,
+      industry: l.industry,
+      email: l.email,
+    },
+  }));
+  const results: Result[] = phrases.map((phrase) => {
+    const criteria = resolveAudience(parseAudienceText(phrase.text).filters);
+    const found = pool.filter((x) => matches(criteria, x.lead)).map((x) => x.id);
+    return { phrase, found, tp: found.filter((id) => phrase.expected.includes(id)).length };
+  });
+
+  const byId = new Map(leads.map((l) => [l.id, l]));
+  const tuning = results.filter((r) => !r.phrase.frozen);
+  const frozen = results.filter((r) => r.phrase.frozen);
+  out(`Built-in audience parser on ${leads.length} leads, ${phrases.length} phrases (matcher: in-memory reference, eval/audience/reference-match.ts)`);
+  out('');
+  out('tuning part');
+  detail(tuning, byId);
+  if (opts.showFrozen) {
+    out('');
+    out('frozen part');
+    detail(frozen, byId);
+  }
+  out('');
+  summary('tuning', tuning);
+  summary('frozen', frozen);
+  summary('all', results);
+}
+
+main();

@@ -1,0 +1,46 @@
+/**
+ * The audience of a campaign: who it emails, as filters over the account's leads. Shared by the
+ * parser (free text to filters), the resolver (filters to the lead criteria of
+ * src/leads/profile), the API (both surfaces' `audience` object) and the lead provider mapping.
+ */
+import type { CompanySizeRange, Seniority } from '../../leads/profile/types';
+
+export type { CompanySizeRange, Seniority };
+
+export interface AudienceExclusions {
+  /** Titles never to email (matched like `titles`). */
+  readonly titles?: readonly string[];
+  /** Company names (case and spacing ignored). */
+  readonly companies?: readonly string[];
+  /** Email domains or company domains (`acme.com` also excludes `eu.acme.com`). */
+  readonly domains?: readonly string[];
+  readonly emails?: readonly string[];
+  /** Industries never to email ("not agencies"): ids, names or synonyms, like `industries`. */
+  readonly industries?: readonly string[];
+}
+
+/**
+ * Filters as a user writes them (Surface A in snake_case, B in camelCase; this is the camelCase
+ * form). Every member is optional; members combine with AND, values within one member with OR.
+ * An audience with no member at all names nobody: "everyone" is chosen only by giving no audience.
+ */
+export interface AudienceFilters {
+  /** Job titles as written ("CTO", "VP of Engineering"), matched with their synonyms. */
+  readonly titles?: readonly string[];
+  readonly seniorities?: readonly Seniority[];
+  /** Department ids of the vocabulary (engineering, marketing, sales, people, finance, ...). */
+  readonly departments?: readonly string[];
+  /** Countries (name, alias, demonym or ISO code), regions (DACH, Nordics, EU, EMEA) or cities. */
+  readonly locations?: readonly string[];
+  /** Industry ids of the taxonomy, or their names and synonyms ("fintech", "SaaS"). */
+  readonly industries?: readonly string[];
+  readonly companySizes?: readonly CompanySizeRange[];
+  /** Words that must appear in the lead's title, company or industry. */
+  readonly keywords?: readonly string[];
+  readonly exclude?: AudienceExclusions;
+}
+
+/** How a campaign's filters were obtained. */
+export const AUDIENCE_SOURCES = ['parser', 'llm', 'explicit', 'all_leads'] as const;
+export type AudienceSource = (typeof AUDIENCE_SOURCES)[number];
+

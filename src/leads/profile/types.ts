@@ -1,0 +1,95 @@
+/**
+ * A lead's profile: the normalised columns (title key, seniority, department, country, city,
+ * industry, company size) computed from its raw fields, and the criteria the matcher selects
+ * leads by. Vocabularies (titles and their synonyms, departments, industries and their synonyms,
+ * regions) are data files in vocabulary/; countries and cities come from packages.
+ */
+
+/** Seniority levels, highest first. */
+export const SENIORITIES = ['c_level', 'vp', 'head', 'director', 'manager', 'senior', 'entry'] as const;
+export type Seniority = (typeof SENIORITIES)[number];
+
+/** An employee-count range, both ends inclusive; an open end is absent. */
+export interface CompanySizeRange {
+  readonly min?: number;
+  readonly max?: number;
+}
+
+/**
+ * What the lead matcher takes: an audience's filters resolved to what the lead columns hold
+ * (canonical ids), ready for SQL. Each list is
+ * OR within itself; lists combine with AND; an empty list does not constrain.
+ */
+export interface LeadCriteria {
+  /** Canonical title keys of the title vocabulary (e.g. `cto`, `vp_engineering`). */
+  readonly titleKeys: readonly string[];
+  /**
+   * Titles given as (seniority, department) pairs ("VPs of Engineering" when no exact key exists,
+   * "marketing directors"); a lead matches a pair when both its columns match.
+   */
+  readonly titleRoles: readonly { readonly seniority: Seniority | null; readonly department: string | null }[];
+  readonly seniorities: readonly Seniority[];
+  readonly departments: readonly string[];
+  /** ISO 3166-1 alpha-2 codes, upper case. */
+  readonly countryCodes: readonly string[];
+  /** Cities, each with its country: the normalised name the lead column holds. */
+  readonly cities: readonly { readonly city: string; readonly countryCode: string }[];
+  readonly industryIds: readonly string[];
+  readonly companySizes: readonly CompanySizeRange[];
+  /** Lower-cased words, matched against title, company and industry. */
+  readonly keywords: readonly string[];
+  /** A lead matching any one of these is left out. */
+  readonly exclude: {
+    readonly titleKeys: readonly string[];
+    readonly companies: readonly string[];
+    readonly domains: readonly string[];
+    readonly emails: readonly string[];
+    /** Excluded titles with no exact key, as (seniority, department) pairs ("not sales managers"). */
+    readonly titleRoles?: readonly { readonly seniority: Seniority | null; readonly department: string | null }[];
+    /** Excluded industries ("not agencies"). */
+    readonly industryIds?: readonly string[];
+    /** Excluded values no vocabulary knows: a lead whose title, company or industry has one is left out. */
+    readonly keywords?: readonly string[];
+  };
+  /** Values given that no vocabulary knows; they constrain as keywords, never widen. */
+  readonly unrecognised: readonly string[];
+}
+
+/**
+ * The keyword an audience that names nobody carries (a phrase of stop words only, a text over the
+ * length limit, filters with no member): no lead's title, company or industry can contain it (a
+ * control character), so any matcher that honours `keywords` selects nobody. Never a bind-unsafe
+ * NUL.
+ */
+export const MATCH_NOBODY_KEYWORD = '\u0001nobody\u0001';
+
+/**
+ * The normalised columns of one lead, computed at import (and by the migration for existing
+ * rows) from its raw fields; the matcher reads only these.
+ */
+export interface LeadProfile {
+  readonly titleKey: string | null;
+  /** The title lower-cased, accents and punctuation folded: what keywords match. */
+  readonly titleNorm: string | null;
+  readonly seniority: Seniority | null;
+  readonly department: string | null;
+  readonly countryCode: string | null;
+  /** The city lower-cased with accents folded. */
+  readonly cityNorm: string | null;
+  readonly industryId: string | null;
+  /** Employees, when known (a range's lower end). */
+  readonly companySize: number | null;
+}
+
+/** The raw fields a LeadProfile is computed from (as stored on leads, plus what imports carry). */
+export interface LeadProfileInput {
+  readonly title?: string | null;
+  readonly seniority?: string | null;
+  readonly department?: string | null;
+  readonly city?: string | null;
+  readonly state?: string | null;
+  readonly country?: string | null;
+  readonly industry?: string | null;
+  /** "51-200", "1,000", "10001+": read as its lower end. */
+  readonly companySize?: string | number | null;
+}

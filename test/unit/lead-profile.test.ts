@@ -1,0 +1,71 @@
+import { expect } from 'chai';
+import { leadProfile } from '../../src/leads/profile/lead-profile';
+import { companySizeLowerEnd } from '../../src/leads/profile/company-size';
+import { countryCode } from '../../src/leads/profile/countries';
+import { findCity } from '../../src/leads/profile/cities';
+
+describe('leadProfile', () => {
+  it('finds the canonical key of a title whatever its spelling', () => {
+    for (const title of ['CTO', 'Chief Technology Officer', 'chief technical officer', 'C.T.O.', 'Acting CTO', 'CTO, Acme GmbH']) {
+      expect(leadProfile({ title }).titleKey, title).to.equal('cto');
+    }
+    for (const title of ['VP Engineering', 'Vice President of Engineering', 'VP of Engineering', 'VP Eng', 'SVP, Engineering']) {
+      const p = leadProfile({ title });
+      expect(p.titleKey, title).to.equal('vp_engineering');
+      expect([p.seniority, p.department]).to.deep.equal(['vp', 'engineering']);
+    }
+    expect(leadProfile({ title: 'Chief Revenue Officer' })).to.include({ titleKey: 'cro', seniority: 'c_level', department: 'sales' });
+    expect(leadProfile({ title: 'Founder & CEO' }).titleKey).to.equal('founder_ceo');
+  });
+
+  it('reads seniority and department from the words of a title no spelling names', () => {
+    expect(leadProfile({ title: 'Senior Backend Engineer' })).to.include({ seniority: 'senior', department: 'engineering' });
+    expect(leadProfile({ title: 'Director, Demand Generation' })).to.include({ seniority: 'director', department: 'marketing' });
+    expect(leadProfile({ title: 'Mechanical Engineer' })).to.include({ titleKey: null, department: 'engineering' });
+    expect(leadProfile({ title: 'Senior Account Executive' })).to.include({ titleKey: 'account_executive', seniority: 'senior', department: 'sales' });
+    // A generic word inside a longer title does not make it that title.
+    expect(leadProfile({ title: 'Process Owner' }).titleKey).to.equal(null);
+  });
+
+  it('keeps the folded title for keywords', () => {
+    expect(leadProfile({ title: 'Sr. Product Manager – Payments & Risk' }).titleNorm).to.equal('sr product manager payments and risk');
+    expect(leadProfile({ title: 'Geschäftsführer' })).to.include({ titleNorm: 'geschaftsfuhrer', titleKey: 'ceo' });
+  });
+
+  it('reads countries by name, alias, native name or code', () => {
+    for (const c of ['UK', 'United Kingdom', 'Britain', 'Great Britain', 'GB', 'England']) expect(countryCode(c), c).to.equal('GB');
+    for (const c of ['USA', 'US', 'United States', 'America', 'U.S.']) expect(countryCode(c), c).to.equal('US');
+    for (const c of ['Deutschland', 'Germany', 'DE', 'DEU', 'German']) expect(countryCode(c), c).to.equal('DE');
+    expect(countryCode('Österreich')).to.equal('AT');
+    expect(countryCode('Narnia')).to.equal(null);
+  });
+
+  it('takes the country from the city when the country is missing', () => {
+    expect(leadProfile({ city: 'Berlin' })).to.include({ countryCode: 'DE', cityNorm: 'berlin' });
+    expect(leadProfile({ city: 'München' }).countryCode).to.equal('DE');
+    // Ambiguous names are the most populous place; a given country always wins.
+    expect(findCity('Paris')?.countryCode).to.equal('FR');
+    expect(leadProfile({ city: 'Paris', country: 'United States' }).countryCode).to.equal('US');
+  });
+
+  it('maps industries to the taxonomy', () => {
+    expect(leadProfile({ industry: 'Financial Services' }).industryId).to.equal('fintech');
+    expect(leadProfile({ industry: 'Computer Software' }).industryId).to.equal('saas');
+    expect(leadProfile({ industry: 'Hospital & Health Care' }).industryId).to.equal('healthcare');
+    expect(leadProfile({ industry: 'Logistics and Supply Chain' }).industryId).to.equal('logistics');
+    expect(leadProfile({ industry: 'Underwater basket weaving' }).industryId).to.equal(null);
+  });
+
+  it('reads a company size as its lower end', () => {
+    expect(companySizeLowerEnd('51-200')).to.equal(51);
+    expect(companySizeLowerEnd('1,000')).to.equal(1000);
+    expect(companySizeLowerEnd('10001+')).to.equal(10001);
+    expect(companySizeLowerEnd('1,001-5,000')).to.equal(1001);
+    expect(companySizeLowerEnd(250)).to.equal(250);
+    expect(companySizeLowerEnd('unknown')).to.equal(null);
+  });
+
+  it('gives all nulls for an empty lead', () => {
+    expect(Object.values(leadProfile({})).every((v) => v === null)).to.equal(true);
+  });
+});
