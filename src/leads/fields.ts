@@ -17,6 +17,9 @@ export const FIELD_LIMITS = {
   country: 100,
   linkedinUrl: 300,
   phone: 40,
+  seniority: 100,
+  department: 200,
+  companySize: 40,
 } as const;
 
 /** A lead as it enters the store: the address lower-cased, every other field optional. */
@@ -33,6 +36,13 @@ export interface LeadInput {
   readonly country: string | null;
   readonly linkedinUrl: string | null;
   readonly phone: string | null;
+  /**
+   * What imports (and providers) carry beyond the fields above, stored raw next to the profile
+   * computed from them: a seniority ("Director", "c_suite"), departments, a company size ("51-200").
+   */
+  readonly seniority?: string | null;
+  readonly department?: string | null;
+  readonly companySize?: string | null;
 }
 
 export type LeadField = keyof LeadInput;

@@ -1,12 +1,18 @@
 /**
- * The leads of an account: reads (one, a page, a stored identity), the search over stored leads,
- * and the writes of imports and provider results. The one module that touches the leads table.
+ * The leads of an account: reads (one, a page, a stored identity), the searches over stored leads
+ * (the audience matcher and the older term search), and the writes of imports and provider results,
+ * which store each lead's profile with it. With profile-refresh.ts (which recomputes profiles), the
+ * one module that touches the leads table.
  */
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import { containsPattern, criteriaWhere } from './criteria-sql';
 import type { EnrichIdentity } from './enrich-identity';
 import { toLeadView, LEAD_COLUMNS, type LeadRow, type LeadView, type LeadSourceName } from './lead-view';
 import { newId } from '../accounts/ids';
 import type { LeadInput } from './fields';
+import type { LeadCriteria } from './profile/types';
+import { PROFILE_COLUMNS, RAW_PROFILE_COLUMNS, profileSourceOfRow, profileValues, sameValues, type ProfileSource, type ProfileValue, type RawProfileRow } from './profile-columns';
+import { writeProfiles } from './profile-refresh';
 
 /** Reads of an account's stored leads. Every query is scoped by account: ids of others are never found. */
 
@@ -71,10 +77,7 @@ export interface LeadFilters {
   readonly organizationIndustries?: readonly string[];
 }
 
-/** A LIKE pattern matching values that contain `term` literally (its % _ and \ escaped). */
-export function containsPattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
+export { containsPattern };
 
 /**
  * A POSIX regex matching `term` as a whole word sequence ("US" matches "Austin, TX, US" but not
@@ -130,28 +133,83 @@ export function storeSearchWhere(accountId: string, filters: LeadFilters, opts: 
   return { sql: clauses.join(' AND '), bind };
 }
 
-/** One page of the account's stored leads matching the filters, oldest first, and the total. */
+/** Leads that can be written to: not bounced, not unsubscribed, not on the suppression list. */
+const REACHABLE =
+  'l.bounced_at IS NULL AND l.unsubscribed_at IS NULL AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.account_id = l.account_id AND s.email = l.email)';
+
+export interface MatchOptions {
+  /** Leave out leads that cannot be written to: suppressed, bounced or unsubscribed. */
+  readonly reachableOnly?: boolean;
+}
+
+/** `l.account_id = $1 AND <criteria>`, with its bind values. */
+function matchWhere(accountId: string, criteria: LeadCriteria, opts: MatchOptions): { sql: string; bind: unknown[] } {
+  const where = criteriaWhere(criteria, 2);
+  const sql = `l.account_id = $1 AND ${where.sql}${opts.reachableOnly === true ? ` AND ${REACHABLE}` : ''}`;
+  return { sql, bind: [accountId, ...where.bind] };
+}
+
+/** How many of the account's leads meet the criteria: one count over the matcher's query. */
+export async function countMatchingLeads(sequelize: Sequelize, accountId: string, criteria: LeadCriteria, opts: MatchOptions = {}): Promise<number> {
+  const where = matchWhere(accountId, criteria, opts);
+  const rows = await sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM leads l WHERE ${where.sql}`, { bind: where.bind, type: QueryTypes.SELECT });
+  return Number(rows[0]?.n ?? 0);
+}
+
+export interface FindMatchingOptions extends MatchOptions {
+  /** At most this many leads. */
+  readonly limit: number;
+  /** Leads not to return (already chosen, already emailed). */
+  readonly excludeIds?: readonly string[];
+  /** Only leads whose id sorts after this one: the next page of an id-ordered walk. */
+  readonly afterId?: string;
+}
+
+/**
+ * The account's leads that meet the criteria, in id order (keyset pages: pass the last id as
+ * `afterId` for the next page). One statement, whatever the criteria.
+ */
+export async function findMatchingLeads(sequelize: Sequelize, accountId: string, criteria: LeadCriteria, opts: FindMatchingOptions): Promise<LeadView[]> {
+  const where = matchWhere(accountId, criteria, opts);
+  const bind = [...where.bind];
+  let sql = where.sql;
+  if (opts.excludeIds !== undefined && opts.excludeIds.length > 0) {
+    bind.push([...opts.excludeIds]);
+    sql += ` AND l.id <> ALL($${bind.length}::text[])`;
+  }
+  if (opts.afterId !== undefined) {
+    bind.push(opts.afterId);
+    sql += ` AND l.id > $${bind.length}`;
+  }
+  bind.push(Math.max(0, Math.floor(opts.limit)));
+  const rows = await sequelize.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads l WHERE ${sql} ORDER BY l.id LIMIT $${bind.length}`, {
+    bind,
+    type: QueryTypes.SELECT,
+  });
+  return rows.map(toLeadView);
+}
+
+/** One page of the account's stored leads meeting the criteria, oldest first (as listLeads), and the total. */
 export async function searchStoredLeads(
   sequelize: Sequelize,
   accountId: string,
-  filters: LeadFilters,
+  criteria: LeadCriteria,
   page: number,
   perPage: number,
-  opts: StoreSearchOptions = {},
 ): Promise<{ leads: LeadView[]; total: number }> {
-  const where = storeSearchWhere(accountId, filters, opts);
+  const where = matchWhere(accountId, criteria, {});
   const n = where.bind.length;
-  const [rows, count] = await Promise.all([
+  const [rows, total] = await Promise.all([
     sequelize.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads l WHERE ${where.sql} ORDER BY l.created_at, l.email LIMIT $${n + 1} OFFSET $${n + 2}`, {
       bind: [...where.bind, perPage, (page - 1) * perPage],
       type: QueryTypes.SELECT,
     }),
-    sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM leads l WHERE ${where.sql}`, { bind: where.bind, type: QueryTypes.SELECT }),
+    countMatchingLeads(sequelize, accountId, criteria),
   ]);
-  return { leads: rows.map(toLeadView), total: Number(count[0]?.n ?? 0) };
+  return { leads: rows.map(toLeadView), total };
 }
 
-/** The input columns in the order of every multi-row VALUES list below. */
+/** The input columns in the order of every multi-row VALUES list below: the lead's fields, the raw values its profile also reads, then the profile. */
 const INPUT_COLUMNS = [
   'email',
   'first_name',
@@ -165,6 +223,9 @@ const INPUT_COLUMNS = [
   'country',
   'linkedin_url',
   'phone',
+  'seniority_raw',
+  'department_raw',
+  'company_size_raw',
 ] as const;
 
 const inputValues = (l: LeadInput): Array<string | null> => [
@@ -180,40 +241,63 @@ const inputValues = (l: LeadInput): Array<string | null> => [
   l.country,
   l.linkedinUrl,
   l.phone,
+  l.seniority ?? null,
+  l.department ?? null,
+  l.companySize ?? null,
 ];
 
-/** Leads per statement at most: 14 bound values a row keep a statement far below PostgreSQL's 65,535. */
+export function profileSourceOf(l: LeadInput): ProfileSource {
+  return {
+    title: l.title,
+    company: l.company,
+    seniority: l.seniority ?? null,
+    department: l.department ?? null,
+    city: l.city,
+    state: l.state,
+    country: l.country,
+    industry: l.industry,
+    companySize: l.companySize ?? null,
+  };
+}
+
+/** Leads per statement at most: 27 bound values a row keep a statement far below PostgreSQL's 65,535. */
 export const MAX_ROWS_PER_STATEMENT = 1000;
 
 interface Values {
   readonly sql: string;
-  readonly bind: Array<string | null>;
+  readonly bind: Array<string | number | null>;
 }
 
-/** `(id, account_id, <inputs>, source, external_id)` tuples with numbered placeholders. */
-function valuesList(accountId: string, source: LeadSourceName, leads: ReadonlyArray<LeadInput & { readonly externalId?: string | null }>): Values {
-  const bind: Array<string | null> = [accountId, source];
-  const tuples = leads.map((l) => {
+/** `(id, account_id, <inputs>, <profile>, source, external_id)` tuples with numbered placeholders. */
+function valuesList(
+  accountId: string,
+  source: LeadSourceName,
+  leads: ReadonlyArray<LeadInput & { readonly externalId?: string | null }>,
+  profiles: readonly (readonly ProfileValue[])[],
+): Values {
+  const bind: Array<string | number | null> = [accountId, source];
+  const tuples = leads.map((l, i) => {
     const start = bind.length;
-    bind.push(newId('lead'), ...inputValues(l), l.externalId ?? null);
-    const own = Array.from({ length: INPUT_COLUMNS.length + 2 }, (_, i) => `$${start + i + 1}`);
-    // id, account_id ($1), inputs..., source ($2), external_id
+    bind.push(newId('lead'), ...inputValues(l), ...profiles[i]!, l.externalId ?? null);
+    const own = Array.from({ length: INPUT_COLUMNS.length + PROFILE_COLUMNS.length + 2 }, (_, k) => `$${start + k + 1}`);
+    // id, account_id ($1), inputs..., profile..., source ($2), external_id
     return `(${own[0]}, $1, ${own.slice(1, -1).join(', ')}, $2, ${own[own.length - 1]})`;
   });
   return { sql: tuples.join(',\n'), bind };
 }
 
-const INSERT_HEAD = `INSERT INTO leads AS l (id, account_id, ${INPUT_COLUMNS.join(', ')}, source, external_id) VALUES`;
+const INSERT_HEAD = `INSERT INTO leads AS l (id, account_id, ${INPUT_COLUMNS.join(', ')}, ${PROFILE_COLUMNS.join(', ')}, source, external_id) VALUES`;
 
 /**
- * Inserts the leads whose address the account does not have yet, in one statement, and returns
- * how many were new. Existing leads are left as they are (an import never rewrites a lead that may
- * be in a running campaign). Addresses must already be lower-cased.
+ * Inserts the leads whose address the account does not have yet, in one statement, with the
+ * profile computed from each, and returns how many were new. Existing leads are left as they are
+ * (an import never rewrites a lead that may be in a running campaign). Addresses must already be
+ * lower-cased.
  */
 export async function insertNewLeads(sequelize: Sequelize, tx: Transaction, accountId: string, source: LeadSourceName, leads: readonly LeadInput[]): Promise<number> {
   if (leads.length === 0) return 0;
   if (leads.length > MAX_ROWS_PER_STATEMENT) throw new RangeError(`at most ${MAX_ROWS_PER_STATEMENT} leads per statement`);
-  const v = valuesList(accountId, source, leads);
+  const v = valuesList(accountId, source, leads, leads.map((l) => profileValues(profileSourceOf(l))));
   const rows = await sequelize.query<{ id: string }>(`${INSERT_HEAD}\n${v.sql}\nON CONFLICT (account_id, email) DO NOTHING RETURNING l.id`, {
     bind: v.bind,
     type: QueryTypes.SELECT,
@@ -232,6 +316,10 @@ export interface ProviderLead extends LeadInput {
  * 'provider'; for known addresses the provider's values replace the stored ones where the provider
  * has a value (it is the fresher source) and the stored ones stay where it has none. The lead's
  * source and id never change. Returns the stored rows in input order (one per distinct address).
+ *
+ * The profile is written with the row, computed from the provider's values; where a merged row
+ * kept stored values the provider lacked, its profile is computed again from what was stored and
+ * set in a second statement (same transaction).
  */
 export async function upsertProviderLeads(sequelize: Sequelize, tx: Transaction | null, accountId: string, leads: readonly ProviderLead[]): Promise<LeadRow[]> {
   // One statement may not touch a row twice: keep the first of each address.
@@ -240,13 +328,20 @@ export async function upsertProviderLeads(sequelize: Sequelize, tx: Transaction 
   const unique = [...first.values()];
   if (unique.length === 0) return [];
   if (unique.length > MAX_ROWS_PER_STATEMENT) throw new RangeError(`at most ${MAX_ROWS_PER_STATEMENT} leads per statement`);
-  const v = valuesList(accountId, 'provider', unique);
+  const profiles = unique.map((l) => profileValues(profileSourceOf(l)));
+  const v = valuesList(accountId, 'provider', unique, profiles);
   const sets = INPUT_COLUMNS.filter((c) => c !== 'email').map((c) => `${c} = COALESCE(EXCLUDED.${c}, l.${c})`);
+  sets.push(...PROFILE_COLUMNS.map((c) => `${c} = EXCLUDED.${c}`));
   sets.push('external_id = COALESCE(EXCLUDED.external_id, l.external_id)', 'updated_at = now()');
-  const rows = await sequelize.query<LeadRow>(
-    `${INSERT_HEAD}\n${v.sql}\nON CONFLICT (account_id, email) DO UPDATE SET ${sets.join(', ')} RETURNING ${LEAD_COLUMNS}`,
+  const rows = await sequelize.query<LeadRow & RawProfileRow>(
+    `${INSERT_HEAD}\n${v.sql}\nON CONFLICT (account_id, email) DO UPDATE SET ${sets.join(', ')} RETURNING ${LEAD_COLUMNS}, ${RAW_PROFILE_COLUMNS}`,
     { bind: v.bind, type: QueryTypes.SELECT, transaction: tx },
   );
+  const written = new Map(unique.map((l, i) => [l.email, profiles[i]!] as const));
+  const stale = rows
+    .map((r) => ({ id: r.id, values: profileValues(profileSourceOfRow(r)), written: written.get(r.email) }))
+    .filter((u) => u.written === undefined || !sameValues(u.values, u.written));
+  await writeProfiles(sequelize, tx, stale);
   const byEmail = new Map(rows.map((r) => [r.email, r] as const));
-  return unique.map((l) => byEmail.get(l.email)).filter((r): r is LeadRow => r !== undefined);
+  return unique.map((l) => byEmail.get(l.email)).filter((r): r is LeadRow & RawProfileRow => r !== undefined);
 }

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { expect } from 'chai';
 import { QueryTypes } from 'sequelize';
 import { ImportTooLarge } from '../../src/leads/import/byte-meter';
+import { leadProfile } from '../../src/leads/profile/lead-profile';
 import { importLeadsCsv } from '../../src/leads/import/import-csv';
 import { suppressAddress } from '../../src/suppressions/suppression-repository';
 import { createAccount, request, surfaceB, useTestApi } from '../support/api';
@@ -14,6 +15,7 @@ interface ImportResult {
   suppressed: number;
   invalid: number;
   errors: Array<{ line: number; error: string }>;
+  columns: { used: string[]; ignored: string[] };
 }
 
 interface LeadBody {
@@ -83,6 +85,7 @@ describe('lead import (POST /v1/leads/import) and the lead list', () => {
         { line: 13, error: 'LinkedIn "https://example.com/in/eve" is not a LinkedIn profile URL (https://www.linkedin.com/in/...)' },
         { line: 14, error: 'a quoted field is not closed' },
       ],
+      columns: { used: ['E-mail', 'First Name', 'Last Name', 'Job Title', 'Company', 'Website', 'City', 'State', 'Country', 'LinkedIn'], ignored: ['Notes'] },
     });
     const stored = await storedLeads(accountId);
     expect(stored.map((l) => l.email)).to.deep.equal(['ada@example.com', 'bob@example.com', 'dee@example.com', 'existing@example.com']);
@@ -104,6 +107,52 @@ describe('lead import (POST /v1/leads/import) and the lead list', () => {
       linkedinUrl: 'https://linkedin.com/in/ada',
       source: 'import',
     });
+  });
+
+  it("fills each lead's profile from an export's columns and says which columns it used and ignored", async () => {
+    const { accountId, apiKey } = await createAccount(t.db.sequelize);
+    const csv = [
+      'Email,Full Name,Job Title,Company Name,# Employees,Person Location,Company Industry,Seniority,Departments,Lead Status,Profile Views',
+      'cto@acme.example,Ada Lovelace,Chief Technology Officer,Acme,51-200,"Berlin, Germany",Computer Software,,,open,3',
+      'vp@acme.example,Bo Li,"VP, Marketing",Acme,"1,000","Austin, Texas, United States",,Director,Marketing,,',
+      'bare@acme.example,,,,,,,,,,',
+    ].join('\n');
+    const res = await upload(apiKey, csv);
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body).to.deep.include({ total: 3, imported: 3, invalid: 0 });
+    expect(res.body.columns).to.deep.equal({
+      used: ['Email', 'Full Name', 'Job Title', 'Company Name', '# Employees', 'Person Location', 'Company Industry', 'Seniority', 'Departments'],
+      ignored: ['Lead Status', 'Profile Views'],
+    });
+
+    const rows = await t.db.sequelize.query<Record<string, unknown>>(
+      `SELECT email, title, company, city, country, industry, seniority_raw, department_raw, company_size_raw,
+              title_key, title_norm, seniority, department, country_code, city_norm, industry_id, company_size
+       FROM leads WHERE account_id = $1 ORDER BY email`,
+      { bind: [accountId], type: QueryTypes.SELECT },
+    );
+    const [bare, cto, vp] = rows;
+    expect(cto).to.deep.include({ title: 'Chief Technology Officer', company: 'Acme', city: 'Berlin', country: 'Germany', company_size_raw: '51-200' });
+    expect(cto).to.deep.include({ title_key: 'cto', seniority: 'c_level', department: 'engineering', country_code: 'DE', city_norm: 'berlin', company_size: 51 });
+    expect(vp).to.deep.include({ seniority_raw: 'Director', department_raw: 'Marketing', company_size_raw: '1,000', company_size: 1000, country_code: 'US' });
+    // Whatever the vocabularies say, the stored columns are leadProfile's answer for the row.
+    for (const [row, input] of [
+      [cto, { title: 'Chief Technology Officer', city: 'Berlin', country: 'Germany', industry: 'Computer Software', companySize: '51-200' }],
+      [vp, { title: 'VP, Marketing', city: 'Austin', state: 'Texas', country: 'United States', seniority: 'Director', department: 'Marketing', companySize: '1,000' }],
+      [bare, {}],
+    ] as const) {
+      const p = leadProfile(input);
+      expect(row).to.deep.include({
+        title_key: p.titleKey,
+        title_norm: p.titleNorm,
+        seniority: p.seniority,
+        department: p.department,
+        country_code: p.countryCode,
+        city_norm: p.cityNorm,
+        industry_id: p.industryId,
+        company_size: p.companySize,
+      });
+    }
   });
 
   it('deduplicates across batches of a larger file and within the file', async () => {

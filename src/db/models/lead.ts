@@ -19,6 +19,21 @@ export class Lead extends Model<InferAttributes<Lead>, InferCreationAttributes<L
   declare country: CreationOptional<string | null>;
   declare linkedinUrl: CreationOptional<string | null>;
   declare phone: CreationOptional<string | null>;
+  /** Raw values imports and the provider carry, kept so the profile can be computed again. */
+  declare seniorityRaw: CreationOptional<string | null>;
+  declare departmentRaw: CreationOptional<string | null>;
+  declare companySizeRaw: CreationOptional<string | null>;
+  /** The profile (src/leads/profile): computed from the raw fields, read by the audience matcher. */
+  declare titleKey: CreationOptional<string | null>;
+  declare titleNorm: CreationOptional<string | null>;
+  declare seniority: CreationOptional<string | null>;
+  declare department: CreationOptional<string | null>;
+  declare countryCode: CreationOptional<string | null>;
+  declare cityNorm: CreationOptional<string | null>;
+  declare industryId: CreationOptional<string | null>;
+  declare companySize: CreationOptional<number | null>;
+  /** Title, company and industry as given and folded: what keywords are looked for in. */
+  declare keywordText: CreationOptional<string | null>;
   declare source: LeadSource;
   declare externalId: CreationOptional<string | null>;
   declare bouncedAt: CreationOptional<Date | null>;
@@ -44,6 +59,18 @@ export function initLead(sequelize: Sequelize): void {
       country: col.text(),
       linkedinUrl: col.text(),
       phone: col.text(),
+      seniorityRaw: col.text(),
+      departmentRaw: col.text(),
+      companySizeRaw: col.text(),
+      titleKey: col.text(),
+      titleNorm: col.text(),
+      seniority: col.text(),
+      department: col.text(),
+      countryCode: col.text(),
+      cityNorm: col.text(),
+      industryId: col.text(),
+      companySize: col.int(true),
+      keywordText: col.text(),
       source: col.text(false),
       externalId: col.text(),
       bouncedAt: col.time(),

@@ -1,25 +1,63 @@
 import type { LeadField } from '../fields';
 
-/** What a CSV column can feed: a lead field, or a composite split into fields. */
-export type ColumnTarget = LeadField | 'fullName' | 'location';
+/**
+ * What a CSV column can feed: a lead field, a composite split into fields, or the company's place
+ * (which stands in for the person's when the row has no place of the person at all).
+ */
+export type ColumnTarget = LeadField | 'fullName' | 'location' | 'companyCity' | 'companyState' | 'companyCountry' | 'companyLocation';
 
 // Header names are compared after lower-casing and dropping everything but letters and digits, so
-// "E-mail", "Email Address", "first_name" and "First Name" all find their field.
+// "E-mail", "Email Address", "first_name", "First Name" and "# Employees" all find their field.
+// Besides the obvious names, those of the common exports: Apollo ("Title", "Company Name for
+// Emails", "# Employees", "Seniority", "Departments", "Company Country"), Sales Navigator exports
+// ("Job Title", "Person Location", "Company Location", "Company Headcount") and HubSpot ("Job
+// Title", "Company Name", "Country/Region", "State/Region", "Number of Employees").
 const ALIASES: Record<ColumnTarget, readonly string[]> = {
   email: ['email', 'emailaddress', 'mail', 'workemail', 'businessemail'],
   firstName: ['firstname', 'first', 'givenname', 'forename'],
   lastName: ['lastname', 'last', 'surname', 'familyname'],
   fullName: ['name', 'fullname', 'contactname', 'personname'],
-  title: ['title', 'jobtitle', 'position', 'role'],
-  company: ['company', 'companyname', 'organization', 'organisation', 'organizationname', 'organisationname', 'employer', 'accountname'],
-  companyDomain: ['companydomain', 'domain', 'website', 'companywebsite', 'websiteurl', 'companyurl', 'web'],
-  industry: ['industry', 'companyindustry', 'sector'],
-  city: ['city', 'town'],
-  state: ['state', 'region', 'province', 'stateprovince', 'stateregion'],
-  country: ['country', 'countryname'],
-  location: ['location', 'personlocation', 'address'],
+  title: ['title', 'jobtitle', 'position', 'role', 'persontitle', 'currenttitle', 'currentjobtitle', 'jobposition'],
+  company: [
+    'company',
+    'companyname',
+    'organization',
+    'organisation',
+    'organizationname',
+    'organisationname',
+    'employer',
+    'accountname',
+    'companynameforemails',
+    'currentcompany',
+    'currentcompanyname',
+  ],
+  companyDomain: ['companydomain', 'domain', 'website', 'companywebsite', 'websiteurl', 'companyurl', 'web', 'companydomainname', 'companywebsiteurl'],
+  industry: ['industry', 'companyindustry', 'sector', 'organizationindustry'],
+  city: ['city', 'town', 'personcity'],
+  state: ['state', 'region', 'province', 'stateprovince', 'stateregion', 'personstate'],
+  country: ['country', 'countryname', 'personcountry', 'countryregion'],
+  location: ['location', 'personlocation', 'address', 'geography'],
   linkedinUrl: ['linkedinurl', 'linkedin', 'linkedinprofile', 'linkedinprofileurl', 'personlinkedinurl'],
   phone: ['phone', 'phonenumber', 'mobile', 'mobilephone', 'telephone', 'tel', 'workphone', 'directphone'],
+  seniority: ['seniority', 'senioritylevel', 'personseniority', 'managementlevel'],
+  department: ['department', 'departments', 'persondepartment', 'jobfunction', 'function'],
+  companySize: [
+    'employees',
+    'numberofemployees',
+    'employeecount',
+    'companysize',
+    'companyheadcount',
+    'headcount',
+    'companyemployees',
+    'companyemployeecount',
+    'numemployees',
+    'estimatednumemployees',
+    'organizationsize',
+  ],
+  companyCity: ['companycity', 'organizationcity'],
+  companyState: ['companystate', 'organizationstate', 'companystateregion'],
+  companyCountry: ['companycountry', 'organizationcountry', 'companycountryregion'],
+  companyLocation: ['companylocation', 'organizationlocation', 'companyheadquarters', 'headquarters'],
 };
 
 const BY_ALIAS = new Map<string, ColumnTarget>(Object.entries(ALIASES).flatMap(([target, names]) => names.map((n) => [n, target as ColumnTarget] as const)));
@@ -31,6 +69,8 @@ export interface ColumnMap {
   readonly columns: ReadonlyMap<ColumnTarget, readonly number[]>;
   /** The header's names, to say which column a bad value came from. */
   readonly names: readonly string[];
+  /** Header names that feed a field, in header order (reported with the import's result). */
+  readonly used: readonly string[];
   /** Header names that feed nothing (reported so a typo in a header is noticed). */
   readonly ignored: readonly string[];
 }
@@ -42,6 +82,7 @@ export class ImportHeaderError extends Error {
 /** Reads the header row. An unusable header (no email column) stops the import before any row. */
 export function mapHeader(header: readonly string[]): ColumnMap {
   const columns = new Map<ColumnTarget, number[]>();
+  const used: string[] = [];
   const ignored: string[] = [];
   header.forEach((name, i) => {
     const target = BY_ALIAS.get(normalise(name));
@@ -49,10 +90,11 @@ export function mapHeader(header: readonly string[]): ColumnMap {
       if (name.trim() !== '') ignored.push(name.trim());
       return;
     }
+    used.push(name.trim());
     columns.set(target, [...(columns.get(target) ?? []), i]);
   });
   if (!columns.has('email')) {
     throw new ImportHeaderError(`The CSV header has no email column (first line: ${JSON.stringify(header.join(',').slice(0, 120))}); name one column "email"`);
   }
-  return { columns, names: header.map((h) => h.trim()), ignored };
+  return { columns, names: header.map((h) => h.trim()), used, ignored };
 }

@@ -26,6 +26,8 @@ export interface ImportResult {
   /** Rows that could not be read or did not validate; the first of them are listed in `errors`. */
   readonly invalid: number;
   readonly errors: readonly ImportLineError[];
+  /** The header's columns: those that fed a lead field, and those the import did not read. */
+  readonly columns: { readonly used: readonly string[]; readonly ignored: readonly string[] };
 }
 
 export interface ImportOptions {
@@ -142,7 +144,15 @@ export async function importLeadsCsv(sequelize: Sequelize, accountId: string, so
       await flush(tx);
       // Rows the parser itself skipped never reached the loop: they are rows too.
       total += unreadable;
-      return { total, imported, duplicates, suppressed, invalid, errors: [...errors].sort((a, b) => a.line - b.line) };
+      return {
+        total,
+        imported,
+        duplicates,
+        suppressed,
+        invalid,
+        errors: [...errors].sort((a, b) => a.line - b.line),
+        columns: { used: [...columns.used], ignored: [...columns.ignored] },
+      };
     });
   } catch (err) {
     // A failure before the loop ran (no database connection) would leave the source open and unread.

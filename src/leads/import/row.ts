@@ -5,10 +5,14 @@ export type RowOutcome = { readonly ok: true; readonly lead: LeadInput } | { rea
 
 const quote = (v: string): string => JSON.stringify(v.length > 60 ? `${v.slice(0, 57)}...` : v);
 
+/** Fields that only feed the lead's profile: an odd value there is no reason to refuse the lead, so it is clipped. */
+const CONTEXT_FIELDS = ['seniority', 'department', 'companySize'] as const;
+
 /**
  * One data row as a lead, or the reason it cannot be one. Empty cells are absent values; a full
  * name or a location fills the name or place fields only where those have no column of their own
- * (or an empty one). The first reason found is reported.
+ * (or an empty one), and the company's place fills them only when the row has no place of the
+ * person at all. The first reason found is reported.
  */
 export function rowToLead(values: readonly string[], map: ColumnMap): RowOutcome {
   if (values.length > map.names.length) {
@@ -27,7 +31,7 @@ export function rowToLead(values: readonly string[], map: ColumnMap): RowOutcome
   const address = email.value.toLowerCase();
   if (!isValidEmail(address)) return { ok: false, error: `${email.column} ${quote(email.value)} is not a valid email address` };
 
-  const out: Record<Exclude<LeadField, 'email'>, string | null> = {
+  const out: Record<Exclude<LeadField, 'email' | (typeof CONTEXT_FIELDS)[number]>, string | null> = {
     firstName: null,
     lastName: null,
     title: null,
@@ -68,11 +72,26 @@ export function rowToLead(values: readonly string[], map: ColumnMap): RowOutcome
     }
     Object.assign(out, { firstName, lastName });
   }
-  const location = cell('location');
-  if (location !== null && out.city === null && out.state === null && out.country === null) {
+  const noPlace = (): boolean => out.city === null && out.state === null && out.country === null;
+  const location = cell('location') ?? (noPlace() ? cell('companyLocation') : null);
+  if (location !== null && noPlace()) {
     const place = splitLocation(location.value);
     if (Object.values(place).some((p) => p !== null && p.length > FIELD_LIMITS.city)) return { ok: false, error: `${location.column} is too long for a location` };
     Object.assign(out, place);
   }
-  return { ok: true, lead: { email: address, ...out } };
+  if (noPlace()) {
+    for (const [field, target] of [['city', 'companyCity'], ['state', 'companyState'], ['country', 'companyCountry']] as const) {
+      const c = cell(target);
+      if (c === null) continue;
+      if (c.value.length > FIELD_LIMITS[field]) return { ok: false, error: `${c.column} is longer than ${FIELD_LIMITS[field]} characters` };
+      out[field] = c.value;
+    }
+  }
+
+  const context: Partial<Record<(typeof CONTEXT_FIELDS)[number], string>> = {};
+  for (const field of CONTEXT_FIELDS) {
+    const c = cell(field);
+    if (c !== null) context[field] = c.value.slice(0, FIELD_LIMITS[field]);
+  }
+  return { ok: true, lead: { email: address, ...out, ...context } };
 }

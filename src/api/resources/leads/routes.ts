@@ -20,8 +20,13 @@ const importLeads = defineRoute({
   operationId: 'importLeads',
   summary: "Import leads from a CSV file into the account's lead store",
   description:
-    'The first row names the columns: email (required; also "E-mail", "Email Address"), first_name, last_name or name, title, company, ' +
-    'company_domain (or website, domain), industry, city, state, country (or location), linkedin_url, phone. Other columns are ignored. ' +
+    'The first row names the columns (case, spaces and punctuation ignored): email (required; also "E-mail", "Email Address"), first_name, ' +
+    'last_name or name, title (or "Job Title"), company (or "Company Name"), company_domain (or website, domain), industry (or "Company Industry"), ' +
+    'city, state, country (or location, "Person Location"), linkedin_url, phone, seniority, department (or "Departments"), company size ' +
+    '("# Employees", "Employees", "Company Size", "Number of Employees"); the company\'s place ("Company Country", "Company City", ' +
+    '"Company Location") stands in for a person without one. The headers of Apollo, Sales Navigator and HubSpot exports are recognised. ' +
+    'Other columns are ignored; the answer lists the columns used and ignored. Each lead gets its profile (title, seniority, department, ' +
+    'country, city, industry, company size in normalised form) for audience matching. ' +
     'Each row is checked on its own: an invalid row is skipped and reported with the line it starts on; the rest are imported. ' +
     'Addresses the account already has (or that appear twice) are duplicates and leave the stored lead unchanged; suppressed addresses are skipped. ' +
     'An upload that breaks off or passes 50 MB imports nothing.',
@@ -78,7 +83,8 @@ const search = defineRoute({
   summary: 'Search leads by title, location and industry',
   description:
     "Searches Apollo with the account's own key when one is configured (found people are stored as the account's leads; people Apollo shows " +
-    "no address for are left out, and total is Apollo's count), otherwise the account's stored leads.",
+    "no address for are left out, and total is Apollo's count), otherwise the account's stored leads, matched the way a campaign's audience is: " +
+    'by their normalised title, location and industry.',
   tags: ['leads'],
   body: LeadSearchBody,
   responses: { 200: { description: 'A page of matching leads', schema: LeadSearchResponse } },

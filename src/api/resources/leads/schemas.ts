@@ -56,9 +56,12 @@ const Terms = (what: string) =>
 
 export const LeadSearchBody = Type.Object(
   {
-    person_titles: Terms('Job titles; a lead matches when its title contains a term ("vp sales" matches "VP Sales, EMEA").'),
-    organization_locations: Terms('Places; a term matches the lead\'s city, state or country as whole words ("texas", "austin", "united states").'),
-    organization_industries: Terms('Industries; a lead matches when its industry contains a term.'),
+    person_titles: Terms(
+      'Job titles, matched with their synonyms ("CTO" finds "Chief Technology Officer") or by seniority and department ("marketing directors"); ' +
+        'a title no vocabulary knows must appear as words in the title, company or industry.',
+    ),
+    organization_locations: Terms('Places: countries (name or ISO code), regions ("DACH", "Nordics", "EMEA") or cities.'),
+    organization_industries: Terms('Industries, by name or synonym ("fintech", "SaaS").'),
     per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Leads per page, at most 100.' })),
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 1, description: 'Page number, from 1 (Apollo serves at most 500 pages).' })),
   },
@@ -101,6 +104,13 @@ export const LeadImportResult = Type.Object(
       maxItems: 100,
       description: 'The first 100 invalid rows: the line each starts on (the header is line 1) and why it was skipped.',
     }),
+    columns: Type.Object(
+      {
+        used: Type.Array(Type.String(), { description: 'Header names the import read into lead fields, in header order.' }),
+        ignored: Type.Array(Type.String(), { description: 'Header names it did not recognise and left out (check these for a misnamed column).' }),
+      },
+      { additionalProperties: false, description: "Which of the header's columns the import used and which it ignored." },
+    ),
   },
   { additionalProperties: false },
 );
