@@ -5,11 +5,18 @@ import { matchAndStore } from './enrich-lead';
 import { upsertProviderLeads } from './lead-repository';
 import { leadProviderFor, type LeadDeps } from './provider';
 import { storeSearchWhere, type LeadFilters } from './lead-repository';
+import { criteriaWhere } from './criteria-sql';
+import type { LeadCriteria } from './profile/types';
 
 export interface FindLeadsInput {
   readonly accountId: string;
   readonly campaignId: string;
   readonly filters: LeadFilters;
+  /**
+   * The campaign's audience as lead criteria (src/campaigns/audience): only leads matching it are
+   * returned, from the store or from the provider's results. Absent: no audience (all leads).
+   */
+  readonly criteria?: LeadCriteria;
   /** At most this many leads (1..1000). */
   readonly limit: number;
 }
@@ -30,8 +37,9 @@ const MAX_PROVIDER_PAGES = 5;
 const PROVIDER_PAGE_SIZE = 100;
 
 /**
- * Leads a campaign may write to next: matching the filters, not suppressed, bounced or
- * unsubscribed, and not already emailed by this campaign (so calling again finds new people).
+ * Leads a campaign may write to next: matching the filters and the audience's criteria, not
+ * suppressed, bounced or unsubscribed, and not already emailed by this campaign (so calling again
+ * finds new people).
  * From Apollo when the account has a key, otherwise from its stored leads.
  */
 export async function findLeads(deps: LeadDeps, input: FindLeadsInput): Promise<FindLeadsResult> {
@@ -47,6 +55,11 @@ async function reachable(deps: LeadDeps, input: FindLeadsInput, ids: readonly st
   const where = storeSearchWhere(input.accountId, ids === null ? input.filters : {}, { reachableOnly: true, notInCampaign: input.campaignId });
   const bind = [...where.bind];
   let sql = where.sql;
+  if (input.criteria !== undefined) {
+    const match = criteriaWhere(input.criteria, bind.length + 1);
+    bind.push(...match.bind);
+    sql += ` AND ${match.sql}`;
+  }
   if (ids !== null) {
     bind.push(ids);
     sql += ` AND l.id = ANY($${bind.length}::text[])`;
@@ -75,7 +88,9 @@ async function fromProvider(deps: LeadDeps, apollo: ApolloClient, input: FindLea
     const stored = await deps.sequelize.transaction((tx) => upsertProviderLeads(deps.sequelize, tx, input.accountId, withEmail));
     add(await reachable(deps, input, stored.map((r) => r.id), limit - found.size));
 
-    for (const person of result.people) {
+    // With an audience, nobody is revealed (charged) before the provider can be asked for the
+    // audience itself: an unfiltered search would pay for people the audience leaves out.
+    for (const person of input.criteria === undefined ? result.people : []) {
       if (found.size >= limit) break;
       if (personToLead(person) !== null) continue;
       const revealed = await matchAndStore(deps, apollo, input.accountId, { id: person.id }, {

@@ -60,6 +60,8 @@ describe('GET /campaigns/:id (Surface A campaign detail)', () => {
       mcp: 'partnerships',
       target_url: 'https://acme.example',
       target_audience: 'Heads of partnerships at SaaS companies',
+      // Seeded without an audience: every lead (as campaigns stored before audiences), not counted yet.
+      audience: { text: 'Heads of partnerships at SaaS companies', filters: null, source: 'all_leads', matched_leads: null, reason: null },
       created_at: c.createdAt.toISOString(),
       dashboard_url: `${testConfig().publicBaseUrl}/dashboard/campaigns/${c.id}`,
       budget: { max_daily_usd: 5, max_weekly_usd: null, max_monthly_usd: 100.5, spent_today_usd: 0.253 },

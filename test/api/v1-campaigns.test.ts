@@ -108,6 +108,14 @@ describe('campaigns on Surface B: /v1/campaigns (real Temporal dev server and wo
       brandUrl: 'https://www.Acme-Brand.invalid/en',
       brandId: 'acme-brand.invalid',
       targetAudience: 'CFOs of logistics companies',
+      // The text alone: the built-in parser reads the filters; the new account has no lead.
+      audience: {
+        text: 'CFOs of logistics companies',
+        filters: { titles: ['cfos'], industries: ['logistics'] },
+        source: 'parser',
+        matchedLeads: 0,
+        reason: 'No lead of the account matches: titles cfos; industries logistics',
+      },
       targetOutcome: 'A 20-minute demo call',
       valueForTarget: 'Close the books two days faster',
       maxBudgetDailyUsd: 12.5,

@@ -5,6 +5,8 @@ import { prepareCampaign } from '../../activities/campaigns/prepare-campaign';
 import { planLeads } from '../../activities/campaigns/plan-leads';
 import type { ActivityDeps } from '../../activities';
 import { findLeads } from '../../src/leads/find-leads';
+import { insertNewLeads } from '../../src/leads/lead-repository';
+import type { LeadInput } from '../../src/leads/fields';
 import { createLogger } from '../../src/log/logger';
 import { suppressAddress } from '../../src/suppressions/suppression-repository';
 import type { PlanLeadsInput } from '../../workflows/campaign/contract';
@@ -106,6 +108,42 @@ describe('prepareCampaign and planLeads activities (real PostgreSQL, local sites
       expect((await plan({ exclude: [a, d], limit: 2 })).leadIds).to.deep.equal([e, f]);
       expect((await plan({ exclude: [a, c, d, e, f] })).leadIds).to.deep.equal([]);
       expect((await plan({ limit: 0 })).leadIds).to.deep.equal([]);
+    });
+
+    it('with an audience: only its matching reachable leads, imported later ones on the next call, nobody when none match', async () => {
+      const { accountId, campaignId } = await newRunningCampaign(db.sequelize);
+      const lead = (email: string, title: string, country: string): LeadInput => ({
+        email, firstName: 'Jo', lastName: 'Doe', title, company: 'Acme', companyDomain: null, industry: 'Software', city: null, state: null, country, linkedinUrl: null, phone: null,
+      });
+      const store = (leads: LeadInput[]) => db.sequelize.transaction((tx) => insertNewLeads(db.sequelize, tx, accountId, 'import', leads));
+      await store([lead('a.cto@de.example', 'CTO', 'Germany'), lead('b.cto@fr.example', 'CTO', 'France'), lead('c.cmo@de.example', 'CMO', 'Germany'), lead('d.cto@de.example', 'CTO', 'Germany')]);
+      const idOf = async (email: string) => (await rowsOf<{ id: string }>(db.sequelize, 'SELECT id FROM leads WHERE account_id = $1 AND email = $2', [accountId, email]))[0]!.id;
+      await suppressAddress(db.sequelize, null, accountId, 'd.cto@de.example', 'unsubscribe');
+      const setAudience = (filters: unknown, source: string) =>
+        db.sequelize.query('UPDATE campaigns SET audience_filters = $2, audience_source = $3 WHERE id = $1', { bind: [campaignId, JSON.stringify(filters), source] });
+      const stored = async () => (await rowsOf<{ n: number | null; reason: string | null }>(db.sequelize, 'SELECT audience_matched_leads AS n, audience_reason AS reason FROM campaigns WHERE id = $1', [campaignId]))[0];
+      const plan = (input: Partial<PlanLeadsInput> = {}) => planLeads(deps)({ campaignId, accountId, limit: 10, exclude: [], ...input });
+
+      await setAudience({ titles: ['CTO'], locations: ['Germany'] }, 'explicit');
+      expect((await plan()).leadIds).to.deep.equal([await idOf('a.cto@de.example')]);
+      expect(await stored()).to.deep.equal({ n: 1, reason: null });
+      // A matching lead imported later is taken by the next planning call; the count follows.
+      await store([lead('e.cto@de.example', 'Chief Technology Officer', 'DE')]);
+      expect((await plan({ exclude: [await idOf('a.cto@de.example')] })).leadIds).to.deep.equal([await idOf('e.cto@de.example')]);
+      expect(await stored()).to.deep.equal({ n: 2, reason: null });
+      // Exclusions hold.
+      await setAudience({ titles: ['CTO'], locations: ['Germany'], exclude: { emails: ['a.cto@de.example'] } }, 'explicit');
+      expect((await plan()).leadIds).to.deep.equal([await idOf('e.cto@de.example')]);
+
+      // Nobody matches: nobody is planned (never every lead), and the reason is stored.
+      await setAudience({ titles: ['Nurse'], locations: ['Japan'] }, 'parser');
+      expect((await plan()).leadIds).to.deep.equal([]);
+      expect(await stored()).to.deep.equal({ n: 0, reason: 'No lead of the account matches: titles Nurse; locations Japan' });
+
+      // all_leads: every reachable lead, as campaigns without an audience always did.
+      await setAudience(null, 'all_leads');
+      expect((await plan()).leadIds).to.have.length(4);
+      expect(await stored()).to.deep.equal({ n: 4, reason: null });
     });
 
     it('from Apollo: reveals are charged once and reported once, also across a retried activity', async () => {

@@ -1,5 +1,6 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { CampaignStatus } from '../../db/models/campaign';
+import type { AudienceFilters, AudienceSource } from '../audience/types';
 import { preparedQuery } from '../../db/prepared-query';
 import { NotFoundError } from '../../errors/domain-errors';
 import { windowStarts } from '../model/budget-windows';
@@ -27,6 +28,12 @@ export interface CampaignReadModel extends HeadlineCounts {
   /** The brand the campaign speaks for: the host name of its target (brandUrl on Surface B), without www. */
   readonly brandId: string | null;
   readonly targetAudience: string | null;
+  /** The filters the campaign emails (camelCase members); null for all_leads. */
+  readonly audienceFilters: AudienceFilters | null;
+  readonly audienceSource: AudienceSource;
+  /** Stored by create and each planning call (no count on read); null before the first count. */
+  readonly audienceMatchedLeads: number | null;
+  readonly audienceReason: string | null;
   readonly targetOutcome: string | null;
   readonly valueForTarget: string | null;
   readonly maxDailyUsd: number | null;
@@ -83,6 +90,7 @@ const HEADLINE_COLUMNS = countColumns(['emailsSent', 'delivered', 'opened', 'rep
 const readFrom = (source: string, since: string): string => `
 SELECT c.id, c.created_via AS "createdVia", c.name, c.status, c.status_reason AS "statusReason", c.mcp, c.target_url AS "targetUrl",
        c.brand_id AS "brandId", c.target_audience AS "targetAudience", c.target_outcome AS "targetOutcome", c.value_for_target AS "valueForTarget",
+       c.audience_filters AS "audienceFilters", c.audience_source AS "audienceSource", c.audience_matched_leads AS "audienceMatchedLeads", c.audience_reason AS "audienceReason",
        c.budget_max_daily_usd::float8 AS "maxDailyUsd", c.budget_max_weekly_usd::float8 AS "maxWeeklyUsd", c.budget_max_monthly_usd::float8 AS "maxMonthlyUsd",
        (SELECT round(coalesce(sum(amount_usd), 0), 6)::float8 FROM costs WHERE campaign_id = c.id AND occurred_at >= ${since}) AS "spentTodayUsd",
        c.schedule_frequency AS "scheduleFrequency", c.schedule_trial_days AS "trialDays", c.schedule_start_date::text AS "startDate", c.timezone,

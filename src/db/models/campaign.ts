@@ -1,5 +1,6 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 
+import type { AudienceFilters, AudienceSource } from '../../campaigns/audience/types';
 import { CAMPAIGN_STATUSES, type CampaignStatus } from '../../campaigns/model/status';
 
 export { CAMPAIGN_STATUSES, type CampaignStatus };
@@ -34,6 +35,13 @@ export class Campaign extends Model<InferAttributes<Campaign>, InferCreationAttr
   declare sendWindowStartMinute: CreationOptional<number>;
   declare sendWindowEndMinute: CreationOptional<number>;
   declare companyId: CreationOptional<string | null>;
+  /** Who the campaign emails (null: every lead of the account, source all_leads). */
+  declare audienceFilters: CreationOptional<AudienceFilters | null>;
+  declare audienceSource: CreationOptional<AudienceSource>;
+  /** Reachable leads of the account matching the audience at the last count (create, then each planning call). */
+  declare audienceMatchedLeads: CreationOptional<number | null>;
+  /** Why the audience matches nobody; null otherwise. */
+  declare audienceReason: CreationOptional<string | null>;
   declare status: CreationOptional<CampaignStatus>;
   declare statusReason: CreationOptional<string | null>;
   declare startedAt: CreationOptional<Date | null>;
@@ -79,6 +87,10 @@ export function initCampaign(sequelize: Sequelize): void {
       sendWindowStartMinute: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 540 },
       sendWindowEndMinute: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 1020 },
       companyId: text(),
+      audienceFilters: { type: DataTypes.JSONB, allowNull: true },
+      audienceSource: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'all_leads' },
+      audienceMatchedLeads: { type: DataTypes.INTEGER, allowNull: true },
+      audienceReason: text(),
       status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'starting' },
       statusReason: text(),
       startedAt: time(),

@@ -4,7 +4,8 @@ import type { NewCampaign } from '../../../campaigns/campaign-repository';
 import { findTemplate, TEMPLATE_NAMES } from '../../../campaigns/model/templates';
 import { normalizeWebhookUrl, webhookUrlProblem } from '../../../webhooks/webhook-url';
 import { badRequest } from '../../http/errors';
-import { brandIdOf, DEFAULT_SCHEDULE, siteField, usd } from './create-fields';
+import type { AudienceFilters } from '../../../campaigns/audience/types';
+import { audienceFields, brandIdOf, DEFAULT_SCHEDULE, siteField, usd } from './create-fields';
 import type { CreateCampaignBodyA } from './schemas-a';
 
 type Body = Static<typeof CreateCampaignBodyA>;
@@ -40,6 +41,7 @@ export function campaignFieldsFromA(body: Body, accountId: string, config: Pick<
     targetUrl: body.target_url.trim(),
     brandId: brandIdOf(target),
     targetAudience: body.target_audience ?? null,
+    ...audienceFields(body.target_audience ?? null, filtersOfA(body.audience), 'audience.company_sizes'),
     budgetMaxDailyUsd: usd(budget.max_daily_usd),
     budgetMaxWeeklyUsd: usd(budget.max_weekly_usd),
     budgetMaxMonthlyUsd: usd(budget.max_monthly_usd),
@@ -54,6 +56,13 @@ export function campaignFieldsFromA(body: Body, accountId: string, config: Pick<
     reportingWebhookUrl: webhookUrl === undefined ? null : normalizeWebhookUrl(webhookUrl),
     calendarLink: body.calendar_link ?? null,
   };
+}
+
+/** Surface A's audience (snake_case) as AudienceFilters: only company_sizes is named differently. */
+function filtersOfA(audience: Body['audience']): AudienceFilters | undefined {
+  if (audience === undefined) return undefined;
+  const { company_sizes: companySizes, ...rest } = audience;
+  return companySizes === undefined ? rest : { ...rest, companySizes };
 }
 
 function minutesOf(hhmm: string): number {

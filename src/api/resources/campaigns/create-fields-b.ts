@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { NewCampaign } from '../../../campaigns/campaign-repository';
 import { badRequest } from '../../http/errors';
-import { brandIdOf, DEFAULT_SCHEDULE, siteField, usd } from './create-fields';
+import { audienceFields, brandIdOf, DEFAULT_SCHEDULE, siteField, usd } from './create-fields';
 import type { CreateCampaignBodyB } from './schemas-b';
 
 type Body = Static<typeof CreateCampaignBodyB>;
@@ -31,6 +31,7 @@ export function campaignFieldsFromB(body: Body, accountId: string): NewCampaign 
     targetUrl: body.brandUrl.trim(),
     brandId: brandIdOf(site),
     targetAudience: optionalText(body.targetAudience),
+    ...audienceFields(optionalText(body.targetAudience), body.audience, 'audience.companySizes'),
     targetOutcome: optionalText(body.targetOutcome),
     valueForTarget: optionalText(body.valueForTarget),
     budgetMaxDailyUsd: usd(body.maxBudgetDailyUsd),

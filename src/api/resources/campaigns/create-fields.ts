@@ -1,6 +1,8 @@
 import { companyDomain, siteUrl } from '../../../companies/site-url';
 import { ScrapeError } from '../../../companies/scrape-error';
 import type { NewCampaign } from '../../../campaigns/campaign-repository';
+import { audienceOfCampaign } from '../../../campaigns/audience/audience-of-campaign';
+import type { AudienceFilters } from '../../../campaigns/audience/types';
 import { badRequest } from '../../http/errors';
 
 /** What both surfaces' create requests share on their way to a campaign row. */
@@ -37,3 +39,16 @@ export function brandIdOf(site: URL): string {
 
 /** DECIMAL columns take strings: no binary float reaches the database. */
 export const usd = (v: number | undefined): string | null => (v === undefined ? null : String(v));
+
+/**
+ * The audience columns of a campaign from the request's text and filters (see
+ * audienceOfCampaign: the filters win, text alone is parsed, neither is all_leads). `field` names
+ * the filters in the surface's casing for the 400 of a size range whose min exceeds its max.
+ */
+export function audienceFields(text: string | null, filters: AudienceFilters | undefined, field: string): Pick<NewCampaign, 'audienceFilters' | 'audienceSource'> {
+  (filters?.companySizes ?? []).forEach((r, i) => {
+    if (r.min !== undefined && r.max !== undefined && r.min > r.max) throw badRequest(`${field}[${i}]: min must not exceed max`);
+  });
+  const audience = audienceOfCampaign(text, filters);
+  return { audienceFilters: audience.filters, audienceSource: audience.source };
+}

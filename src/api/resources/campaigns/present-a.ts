@@ -6,6 +6,7 @@ import type { CampaignStats } from '../../../campaigns/reporting/campaign-stats'
 import type { DailyStat } from '../../../campaigns/reporting/daily-stats';
 import type { CampaignReply } from '../../../campaigns/reporting/replies-page';
 import type { Config } from '../../../config/config';
+import type { AudienceFilters } from '../../../campaigns/audience/types';
 import type { Campaign } from '../../../db/models';
 import { dashboardUrl } from '../dashboard/campaign-page-url';
 import type { CampaignA, CampaignListResponseA, CampaignStatsA, CreatedCampaignA, DailyStatsA, PausedA, RepliesA, ResumedA } from './schemas-a';
@@ -16,6 +17,15 @@ import type { CampaignA, CampaignListResponseA, CampaignStatsA, CreatedCampaignA
  */
 
 const iso = (t: Date | null): string | null => (t === null ? null : t.toISOString());
+
+type FiltersA = NonNullable<Static<typeof CampaignA>['audience']['filters']>;
+
+/** Stored filters (camelCase) in Surface A's casing: only companySizes is named differently. */
+function filtersA(f: AudienceFilters | null): FiltersA | null {
+  if (f === null) return null;
+  const { companySizes, ...rest } = f as FiltersA & { companySizes?: FiltersA['company_sizes'] };
+  return companySizes === undefined ? rest : { ...rest, company_sizes: companySizes };
+}
 
 /** Minutes after midnight as HH:MM (1440 is 24:00, the end of the day). */
 function clock(minutes: number): string {
@@ -31,6 +41,7 @@ export function campaignA(c: CampaignReadModel, config: Pick<Config, 'publicBase
     mcp: c.mcp,
     target_url: c.targetUrl,
     target_audience: c.targetAudience,
+    audience: { text: c.targetAudience, filters: filtersA(c.audienceFilters), source: c.audienceSource, matched_leads: c.audienceMatchedLeads, reason: c.audienceReason },
     created_at: c.createdAt.toISOString(),
     dashboard_url: dashboardUrl(config, c.id),
     budget: { max_daily_usd: c.maxDailyUsd, max_weekly_usd: c.maxWeeklyUsd, max_monthly_usd: c.maxMonthlyUsd, spent_today_usd: c.spentTodayUsd },
@@ -56,7 +67,15 @@ export function listItemA(c: CampaignListRow): Static<typeof CampaignListRespons
 }
 
 export function createdA(c: Campaign, config: Pick<Config, 'publicBaseUrl'>): Static<typeof CreatedCampaignA> {
-  return { id: c.id, status: c.status, mcp: c.mcp, target_url: c.targetUrl, created_at: c.createdAt.toISOString(), dashboard_url: dashboardUrl(config, c.id) };
+  return {
+    id: c.id,
+    status: c.status,
+    mcp: c.mcp,
+    target_url: c.targetUrl,
+    created_at: c.createdAt.toISOString(),
+    dashboard_url: dashboardUrl(config, c.id),
+    audience: { text: c.targetAudience, filters: filtersA(c.audienceFilters), source: c.audienceSource, matched_leads: c.audienceMatchedLeads, reason: c.audienceReason },
+  };
 }
 
 export function pausedA(r: ControlResult): Static<typeof PausedA> {

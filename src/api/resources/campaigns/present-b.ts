@@ -13,6 +13,9 @@ import type { CampaignB, CampaignStatsB, ResumedB, StoppedB } from './schemas-b'
 
 const iso = (t: Date | null): string | null => (t === null ? null : t.toISOString());
 
+/** Stored filters are already camelCase: Surface B shows them as they are. */
+type FiltersB = Static<typeof CampaignB>['audience']['filters'];
+
 export function campaignB(c: CampaignReadModel, config: Pick<Config, 'publicBaseUrl'>): Static<typeof CampaignB> {
   return {
     id: c.id,
@@ -22,6 +25,7 @@ export function campaignB(c: CampaignReadModel, config: Pick<Config, 'publicBase
     brandUrl: c.targetUrl,
     brandId: c.brandId,
     targetAudience: c.targetAudience,
+    audience: { text: c.targetAudience, filters: c.audienceFilters as FiltersB, source: c.audienceSource, matchedLeads: c.audienceMatchedLeads, reason: c.audienceReason },
     targetOutcome: c.targetOutcome,
     valueForTarget: c.valueForTarget,
     maxBudgetDailyUsd: c.maxDailyUsd,

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { SENTIMENTS } from '../../../db/models/reply';
 import { PageQuery, Pagination, Timestamp } from '../../http/common-schemas';
 import { StringEnum } from '../string-enum';
-import { CampaignStatsResponse, CampaignStatus, ControlResponse, Count, DailyLimit, DashboardUrl, HeadlineStats, Nullable, StatusReason, Usd } from './schemas';
+import { AudienceFiltersSchema, AudienceText, AudienceView, CampaignStatsResponse, CampaignStatus, ControlResponse, Count, DailyLimit, DashboardUrl, HeadlineStats, Nullable, StatusReason, Usd } from './schemas';
 
 /** Surface A's campaign schemas: snake_case. The pieces Surface B shares come from schemas.ts. */
 
@@ -37,7 +37,8 @@ export const CreateCampaignBodyA = Type.Object(
   {
     mcp: Type.String({ minLength: 1, maxLength: 100, description: 'Outreach template: sales_outreach, partnerships, recruiting, fundraising or customer_feedback.' }),
     target_url: Type.String({ minLength: 1, maxLength: 2048, description: 'Domain (acme.com) or http(s) URL of the company the campaign speaks for.' }),
-    target_audience: Type.Optional(Type.String({ maxLength: 2000 })),
+    target_audience: Type.Optional(AudienceText('Who the emails are for, as written ("CTOs at fintechs in Germany"). Without `audience`, the built-in parser reads the filters from it.')),
+    audience: Type.Optional(AudienceFiltersSchema('snake', true)),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Defaults to "<template> for <target host>".' })),
     calendar_link: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'https booking page (Cal.com, Calendly, ...) the emails invite leads to; bookings through it count as meetings.' })),
     budget: Type.Optional(
@@ -79,7 +80,15 @@ export const CreateCampaignBodyA = Type.Object(
 );
 
 export const CreatedCampaignA = Type.Object(
-  { id: Type.String(), status: CampaignStatus, mcp: Type.String(), target_url: Type.String(), created_at: Timestamp, dashboard_url: Type.String({ format: 'uri' }) },
+  {
+    id: Type.String(),
+    status: CampaignStatus,
+    mcp: Type.String(),
+    target_url: Type.String(),
+    created_at: Timestamp,
+    dashboard_url: Type.String({ format: 'uri' }),
+    audience: AudienceView('snake'),
+  },
   { additionalProperties: false },
 );
 
@@ -96,6 +105,7 @@ export const CampaignA = Type.Object(
     mcp: Type.String({ description: 'The outreach template.' }),
     target_url: Type.String(),
     target_audience: Nullable(Type.String()),
+    audience: AudienceView('snake'),
     created_at: Timestamp,
     dashboard_url: DashboardUrl,
     budget: Type.Object(

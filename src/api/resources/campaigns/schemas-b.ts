@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { CAMPAIGN_STATUSES } from '../../../db/models/campaign';
 import { Timestamp } from '../../http/common-schemas';
 import { StringEnum } from '../string-enum';
-import { CampaignStatsResponse, CampaignStatus, ControlResponse, DailyLimit, DashboardUrl, HeadlineStats, Nullable, StatusReason, Usd } from './schemas';
+import { AudienceFiltersSchema, AudienceText, AudienceView, CampaignStatsResponse, CampaignStatus, ControlResponse, DailyLimit, DashboardUrl, HeadlineStats, Nullable, StatusReason, Usd } from './schemas';
 
 /**
  * Surface B's campaign schemas: camelCase, over the same rows as Surface A's, so a campaign made on
@@ -22,7 +22,8 @@ export const CreateCampaignBodyB = Type.Object(
       maxLength: 2048,
       description: 'The site of the company the campaign speaks for: an http(s) URL or a bare domain (https is assumed). Its host, without www., is the brandId.',
     }),
-    targetAudience: Type.Optional(Text(2000, 'Who the emails are for, e.g. "CFOs of mid-size logistics companies".')),
+    targetAudience: Type.Optional(AudienceText('Who the emails are for, e.g. "CFOs of mid-size logistics companies". Without `audience`, the built-in parser reads the filters from it.')),
+    audience: Type.Optional(AudienceFiltersSchema('camel', true)),
     targetOutcome: Type.Optional(Text(2000, 'What the campaign wants from a lead, e.g. "a 20-minute demo call".')),
     valueForTarget: Type.Optional(Text(2000, 'What the lead gains, in a sentence the emails can build on.')),
     maxBudgetDailyUsd: Type.Optional(Type.Number({ minimum: 0, maximum: 1_000_000, description: 'Spend limit per UTC day; without it the campaign has no budget limit.' })),
@@ -41,6 +42,7 @@ export const CampaignB = Type.Object(
     brandUrl: Type.String({ description: 'The site the campaign speaks for (target_url on Surface A).' }),
     brandId: Nullable(Type.String(), 'The brand: brandUrl\'s host, lower-case, without www.; null only for campaigns stored before brands were recorded.'),
     targetAudience: Nullable(Type.String()),
+    audience: AudienceView('camel'),
     targetOutcome: Nullable(Type.String()),
     valueForTarget: Nullable(Type.String()),
     maxBudgetDailyUsd: DailyLimit,

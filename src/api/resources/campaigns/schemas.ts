@@ -1,6 +1,10 @@
 import { Type, type TNumber, type TSchema } from '@sinclair/typebox';
+import { MAX_AUDIENCE_TEXT_LENGTH } from '../../../campaigns/audience/parse-text';
+import { AUDIENCE_SOURCES } from '../../../campaigns/audience/types';
 import { CAMPAIGN_STATUSES } from '../../../db/models/campaign';
+import { SENIORITIES } from '../../../leads/profile/types';
 import { Timestamp } from '../../http/common-schemas';
+import { StringEnum } from '../string-enum';
 import { cased, CasedObject, type Casing } from './casing';
 
 /**
@@ -105,4 +109,79 @@ export function CampaignStatsResponse<C extends Casing>(casing: C) {
 /** The answer of a pause, stop or resume: the campaign's new status and when it took effect, as `at`. */
 export function ControlResponse<C extends Casing, At extends string>(casing: C, at: At) {
   return CasedObject(casing, { id: Type.String(), status: CampaignStatus, ...({ [at]: Timestamp } as Record<At, typeof Timestamp>) }, { additionalProperties: false });
+}
+
+// --- the audience (create bodies and campaign responses of both surfaces) ---
+
+/** Bounds of a create request's `audience`: values per list, characters per value, employees. */
+export const AUDIENCE_BOUNDS = { maxItems: 50, maxLength: 200, maxEmployees: 10_000_000 } as const;
+
+/**
+ * The audience's free text (`target_audience`, `targetAudience`): longer than
+ * MAX_AUDIENCE_TEXT_LENGTH is a 400.
+ */
+export const AudienceText = (description: string) => Type.String({ maxLength: MAX_AUDIENCE_TEXT_LENGTH, description });
+
+/**
+ * AudienceFilters in `casing`. Bounded (a create body): every value is non-blank text of at most
+ * AUDIENCE_BOUNDS.maxLength characters, every list at most AUDIENCE_BOUNDS.maxItems values, an
+ * unknown member or seniority is a 400 naming it. Unbounded (a response): the same members, as
+ * stored (the parser's filters can be longer).
+ */
+export function AudienceFiltersSchema<C extends Casing>(casing: C, bounded: boolean) {
+  const Value = (description?: string) =>
+    bounded
+      ? Type.String({ minLength: 1, maxLength: AUDIENCE_BOUNDS.maxLength, pattern: '\\S', ...(description === undefined ? {} : { description }) })
+      : Type.String(description === undefined ? {} : { description });
+  const List = <T extends TSchema>(item: T, description?: string) =>
+    Type.Optional(Type.Array(item, { ...(bounded ? { maxItems: AUDIENCE_BOUNDS.maxItems } : {}), ...(description === undefined ? {} : { description }) }));
+  const Employees = Type.Optional(Type.Integer({ minimum: 0, ...(bounded ? { maximum: AUDIENCE_BOUNDS.maxEmployees } : {}) }));
+  return CasedObject(
+    casing,
+    {
+      titles: List(Value(), 'Job titles as written ("CTO", "VP of Engineering"), matched with their synonyms.'),
+      seniorities: List(StringEnum(SENIORITIES), `Seniority levels: ${SENIORITIES.join(', ')}.`),
+      departments: List(Value(), 'Departments (engineering, marketing, sales, people, finance, ...).'),
+      locations: List(Value(), 'Countries (name or ISO code), regions (DACH, Nordics, EU, EMEA) or cities.'),
+      industries: List(Value(), 'Industries by name or synonym ("fintech", "SaaS").'),
+      company_sizes: List(
+        Type.Object({ min: Employees, max: Employees }, { additionalProperties: false, minProperties: 1, description: 'Employees, both ends inclusive; an open end is left out.' }),
+      ),
+      keywords: List(Value(), 'Words the lead\'s title, company or industry must contain.'),
+      exclude: Type.Optional(
+        Type.Object(
+          {
+            titles: List(Value()),
+            companies: List(Value(), 'Company names (case and spacing ignored).'),
+            domains: List(Value(), 'Email or company domains (acme.com also excludes eu.acme.com).'),
+            emails: List(Value()),
+            industries: List(Value()),
+          },
+          { additionalProperties: false, description: 'Leads matching any of these are never emailed.' },
+        ),
+      ),
+    },
+    {
+      additionalProperties: false,
+      description: 'Members combine with AND, values within a member with OR. Filters that name nobody (an empty object) match no lead.',
+    },
+  );
+}
+
+/** The audience shown with a campaign (create answers, GET, lists). */
+export function AudienceView<C extends Casing>(casing: C) {
+  return CasedObject(
+    casing,
+    {
+      text: Nullable(Type.String(), 'The audience as written (target_audience); kept, but the filters choose when both were given.'),
+      filters: Nullable(AudienceFiltersSchema(casing, false), 'The filters the campaign emails; null for all_leads.'),
+      source: StringEnum(AUDIENCE_SOURCES, {
+        description:
+          'explicit: the filters given; parser: read from the text by the built-in parser; llm: reserved (not used yet); all_leads: neither was given, every reachable lead of the account.',
+      }),
+      matched_leads: Nullable(Count(), 'Reachable leads of the account matching the audience: counted at create and after each planning of leads; null before the first count.'),
+      reason: Nullable(Type.String(), 'Why no lead matches (null when some do).'),
+    },
+    { additionalProperties: false },
+  );
 }
