@@ -12,14 +12,15 @@
  * word is kept as a keyword and listed in `unrecognised`, so it narrows, never widens.
  *
  * It never widens to everyone: a phrase with nothing but stop words, or a text longer than
- * MAX_AUDIENCE_TEXT_LENGTH, gives filters whose only member is MATCH_NOBODY_KEYWORD, which no
- * lead has. The scan is linear in the text and bounded by that length.
+ * MAX_AUDIENCE_TEXT_LENGTH, gives filters with no positive member (at most its exclusions), which
+ * resolveAudience turns into criteria that match nobody; the reason is in `unrecognised`. The
+ * scan is linear in the text and bounded by that length.
  */
 import { findCity } from '../../leads/profile/cities';
 import { parseCount } from '../../leads/profile/company-size';
 import { countryByCode, countryByName, locationMaxWords, regionCountries } from '../../leads/profile/countries';
 import { fold, matchWords } from '../../leads/profile/normalize';
-import { MATCH_NOBODY_KEYWORD, type CompanySizeRange } from '../../leads/profile/types';
+import type { CompanySizeRange } from '../../leads/profile/types';
 import { vocabulary } from '../../leads/profile/vocabulary';
 import type { AudienceFilters } from './types';
 
@@ -32,7 +33,8 @@ export interface ParsedAudience {
   readonly unrecognised: string[];
 }
 
-const NOBODY: AudienceFilters = { keywords: [MATCH_NOBODY_KEYWORD] };
+/** Names nobody: resolveAudience matches nobody with filters that constrain nothing. */
+const NOBODY: AudienceFilters = {};
 
 const STOP = new Set(
   ('a an the and or of in at for with from to who that which are is be their them they those these this any all anyone everyone someone anybody everybody ' +
