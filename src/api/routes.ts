@@ -1,5 +1,6 @@
 import type { AnyRoute } from './http/route';
 import { apiKeyRoutes } from './resources/api-keys/routes';
+import { audienceRoutes } from './resources/audiences/routes';
 import { campaignRoutesA } from './resources/campaigns/routes-a';
 import { campaignRoutesB } from './resources/campaigns/routes-b';
 import { companyRoutes } from './resources/companies/routes';
@@ -37,6 +38,7 @@ export const RESOURCE_ROUTES: readonly AnyRoute[] = [
   ...inboundRoutes,
   ...meetingRoutes,
   ...leadRoutes,
+  ...audienceRoutes,
   ...companyRoutes,
   ...qualifyRoutes,
   ...campaignRoutesB,

@@ -7,6 +7,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { AccountNotFound, AccountService, KeyNotFound, type KeySummary } from '../accounts/account-service';
 import { ConfigError } from '../config/config';
 import { isPlanName, PLAN_NAMES, type PlanName } from '../config/plans';
+import { registerAudienceCommands } from './commands/audience';
 import { registerIntegrationCommands } from './commands/integrations';
 import { registerLeadCommands } from './commands/leads';
 import { registerSecretsCommands } from './commands/secrets';
@@ -74,6 +75,7 @@ export function buildCli(): Command {
       const key = await withDatabase((db) => new AccountService(db.sequelize).revokeKey(keyId));
       print(renderKey(key));
     });
+  registerAudienceCommands(program);
   registerIntegrationCommands(program);
   registerLeadCommands(program);
   registerSecretsCommands(program);

@@ -39,6 +39,7 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /v1/mailboxes': { fromEmail: 'sam@acme.example', smtpUrl: 'smtps://sam:pw@smtp.acme.example:465' },
   'POST /v1/leads/search': {},
   'POST /v1/leads/enrich': { email: 'ada@acme.example' },
+  'POST /v1/audiences/preview': { text: 'CTOs in Germany' },
   'POST /v1/company/scrape': { url: 'https://acme.example' },
   'POST /v1/qualify': { bodyText: 'Sounds good, send me times.' },
   'POST /v1/campaigns': { name: 'Launch', brandUrl: 'https://acme.example' },
