@@ -8,8 +8,10 @@
  * - Neither: every reachable lead of the account (source `all_leads`, no filters), as campaigns
  *   did before audiences existed.
  *
- * The seam for a model-written audience (source `llm`, with the account's own LLM key) is
- * `AudienceTextReader`: it is not implemented yet, and the parser is the only reader.
+ * Here text is read by the built-in parser (`AudienceTextReader`, synchronous). The model's reading
+ * (source `llm`, with the account's own LLM key) needs the account and a provider call, so it
+ * happens when the campaign is started: `startCampaign` gives text the parser read to
+ * `readAudienceText` (llm-reader.ts), whose filters replace the parser's when they are usable.
  */
 import { MATCH_NOBODY_KEYWORD } from '../../leads/profile/types';
 import { parseAudienceText } from './parse-text';
@@ -21,7 +23,7 @@ export interface CampaignAudience {
   readonly source: AudienceSource;
 }
 
-/** Turns audience text into filters; the built-in parser is the one implementation today. */
+/** Turns audience text into filters without I/O: the built-in parser (the LLM reader is llm-reader.ts). */
 export interface AudienceTextReader {
   readonly source: Extract<AudienceSource, 'parser' | 'llm'>;
   read(text: string): AudienceFilters;

@@ -3,6 +3,7 @@ import type { Sequelize } from 'sequelize';
 import type { Campaign } from '../../db/models';
 import type { campaignWorkflow } from '../../../workflows/campaign/workflow';
 import { campaignWorkflowId } from '../../../workflows/campaign/contract';
+import { recordAudienceCost, type AudienceReading } from '../audience/llm-reader';
 import { insertCampaign, type NewCampaign } from '../campaign-repository';
 import { countAudience, storedAudience } from '../planning/audience-match';
 import { TEMPORAL_CALL_MS } from './temporal-deadline';
@@ -12,6 +13,11 @@ export interface StartDeps {
   readonly sequelize: Sequelize;
   readonly temporal: Client;
   readonly taskQueue: string;
+  /**
+   * The LLM reading of audience text (readAudienceText with the account's key); without it, text is
+   * read by the built-in parser only. It never throws: a failed reading is the parser's.
+   */
+  readonly readAudience?: (accountId: string, text: string) => Promise<AudienceReading>;
 }
 
 /**
@@ -19,11 +25,24 @@ export interface StartDeps {
  * transaction: if Temporal refuses the start, the row is rolled back and nothing half-exists.
  * (If the commit fails after the start, the workflow finds no row and fails on its first write.)
  * The audience's matching reachable leads are counted once first (planning refreshes the count).
+ *
+ * Text read by the built-in parser (source `parser`) is first given to `readAudience`, before the
+ * transaction (no connection is held while a provider answers, and the reading is bounded in
+ * time): its filters replace the parser's when the model's are usable (source `llm`), and the
+ * tokens it reported are recorded as the campaign's `ai_generation` cost in the same transaction.
  */
-export async function startCampaign(deps: StartDeps, fields: NewCampaign): Promise<Campaign> {
+export async function startCampaign(deps: StartDeps, given: NewCampaign): Promise<Campaign> {
+  let fields = given;
+  let reading: AudienceReading | null = null;
+  const text = given.targetAudience?.trim() ?? '';
+  if (deps.readAudience !== undefined && given.audienceSource === 'parser' && text !== '') {
+    reading = await deps.readAudience(given.accountId, text);
+    fields = { ...given, audienceFilters: reading.filters, audienceSource: reading.source };
+  }
   return deps.sequelize.transaction(async (transaction) => {
     const counted = await countAudience(deps.sequelize, fields.accountId, storedAudience(fields.audienceFilters ?? null, fields.audienceSource ?? 'all_leads'));
     const campaign = await insertCampaign({ ...fields, audienceMatchedLeads: counted.matchedLeads, audienceReason: counted.reason }, transaction);
+    if (reading?.charge) await recordAudienceCost(deps.sequelize, transaction, campaign, reading.charge);
     await deps.temporal.withDeadline(Date.now() + TEMPORAL_CALL_MS, () =>
       deps.temporal.workflow.start<typeof campaignWorkflow>('campaignWorkflow', {
         taskQueue: deps.taskQueue,

@@ -1,11 +1,17 @@
 import type { ControlDeps } from '../../../campaigns/control/campaign-control';
+import { readAudienceText } from '../../../campaigns/audience/llm-reader';
 import type { StartDeps } from '../../../campaigns/control/start-campaign';
 import type { AppDeps } from '../../deps';
 
 /** What starting and controlling a campaign need, from the API's dependencies. */
 
 export function startDeps(deps: AppDeps): StartDeps {
-  return { sequelize: deps.sequelize, temporal: deps.temporal.get(), taskQueue: deps.config.temporalTaskQueue };
+  return {
+    sequelize: deps.sequelize,
+    temporal: deps.temporal.get(),
+    taskQueue: deps.config.temporalTaskQueue,
+    readAudience: (accountId, text) => readAudienceText({ sequelize: deps.sequelize, config: deps.config, log: deps.log }, accountId, text),
+  };
 }
 
 export function controlDeps(deps: AppDeps): ControlDeps {

@@ -1,0 +1,126 @@
+/**
+ * AudienceFilters as JSON Schema, in the stored camelCase form, for checking filters that did not
+ * come through the API's body validation (a model's reading of the audience text). It states the
+ * same rules as the bounded `audience` of a create body: every value non-blank text of at most
+ * AUDIENCE_FILTER_BOUNDS.maxLength characters, at most AUDIENCE_FILTER_BOUNDS.maxItems values per
+ * list, seniorities from SENIORITIES, no unknown member.
+ *
+ * LLM_AUDIENCE_SCHEMA is the shape asked of a model: written for OpenAI's strict structured
+ * outputs (every member required, lists possibly empty, open size ends as null, no length
+ * keywords); `filtersOfLlmAnswer` turns its answer into AudienceFilters, which are then checked
+ * against AUDIENCE_FILTERS_SCHEMA.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { SENIORITIES } from '../../leads/profile/types';
+import type { AudienceExclusions, AudienceFilters, CompanySizeRange, Seniority } from './types';
+
+/** Values per list, characters per value, employees. */
+export const AUDIENCE_FILTER_BOUNDS = { maxItems: 50, maxLength: 200, maxEmployees: 10_000_000 } as const;
+
+const Value = Type.String({ minLength: 1, maxLength: AUDIENCE_FILTER_BOUNDS.maxLength, pattern: '\\S' });
+const List = <T extends ReturnType<typeof Type.String>>(item: T) => Type.Optional(Type.Array(item, { maxItems: AUDIENCE_FILTER_BOUNDS.maxItems }));
+const Employees = Type.Optional(Type.Integer({ minimum: 0, maximum: AUDIENCE_FILTER_BOUNDS.maxEmployees }));
+const SeniorityValue = Type.Unsafe<Seniority>({ type: 'string', enum: [...SENIORITIES] });
+
+export const AUDIENCE_FILTERS_SCHEMA = Type.Object(
+  {
+    titles: List(Value),
+    seniorities: Type.Optional(Type.Array(SeniorityValue, { maxItems: AUDIENCE_FILTER_BOUNDS.maxItems })),
+    departments: List(Value),
+    locations: List(Value),
+    industries: List(Value),
+    companySizes: Type.Optional(
+      Type.Array(Type.Object({ min: Employees, max: Employees }, { additionalProperties: false, minProperties: 1 }), { maxItems: AUDIENCE_FILTER_BOUNDS.maxItems }),
+    ),
+    keywords: List(Value),
+    exclude: Type.Optional(
+      Type.Object(
+        { titles: List(Value), companies: List(Value), domains: List(Value), emails: List(Value), industries: List(Value) },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** The schema's type; a value it accepts is AudienceFilters (see `asFilters`). */
+export type SchemaFilters = Static<typeof AUDIENCE_FILTERS_SCHEMA>;
+/** Typechecked: what the schema accepts is AudienceFilters, so the two cannot drift apart silently. */
+export const asFilters = (f: SchemaFilters): AudienceFilters => f;
+
+const STRINGS = { type: 'array', items: { type: 'string' } } as const;
+const NULLABLE_EMPLOYEES = { type: ['integer', 'null'] } as const;
+
+/** What a model answers: every member present, empty lists for what the text does not say. */
+export interface LlmAudienceAnswer {
+  readonly titles: string[];
+  readonly seniorities: string[];
+  readonly departments: string[];
+  readonly locations: string[];
+  readonly industries: string[];
+  readonly companySizes: Array<{ min: number | null; max: number | null }>;
+  readonly keywords: string[];
+  readonly exclude: { titles: string[]; companies: string[]; domains: string[]; emails: string[]; industries: string[] };
+}
+
+/** The provider-facing schema (OpenAI strict structured outputs; Anthropic's forced tool input). */
+export const LLM_AUDIENCE_SCHEMA: Readonly<Record<string, unknown>> = {
+  type: 'object',
+  properties: {
+    titles: { ...STRINGS, description: 'Job titles as written, e.g. "CTO", "VP of Engineering".' },
+    seniorities: { type: 'array', items: { type: 'string', enum: [...SENIORITIES] }, description: `Seniority levels, only from: ${SENIORITIES.join(', ')}.` },
+    departments: { ...STRINGS, description: 'Departments: engineering, marketing, sales, people, finance, operations, product, design, legal, support, ...' },
+    locations: { ...STRINGS, description: 'Countries, regions (DACH, Nordics, EU, EMEA) or cities.' },
+    industries: { ...STRINGS, description: 'Industries by name, e.g. "fintech", "SaaS", "logistics".' },
+    companySizes: {
+      type: 'array',
+      description: 'Company size ranges in employees; null for an open end.',
+      items: { type: 'object', properties: { min: NULLABLE_EMPLOYEES, max: NULLABLE_EMPLOYEES }, required: ['min', 'max'], additionalProperties: false },
+    },
+    keywords: { ...STRINGS, description: "Other words the lead's title, company or industry must contain; usually empty." },
+    exclude: {
+      type: 'object',
+      description: 'Leads never to email ("not agencies", "except Acme").',
+      properties: { titles: STRINGS, companies: STRINGS, domains: STRINGS, emails: STRINGS, industries: STRINGS },
+      required: ['titles', 'companies', 'domains', 'emails', 'industries'],
+      additionalProperties: false,
+    },
+  },
+  required: ['titles', 'seniorities', 'departments', 'locations', 'industries', 'companySizes', 'keywords', 'exclude'],
+  additionalProperties: false,
+};
+
+const texts = (values: readonly string[]): string[] => [...new Set(values.map((v) => v.trim()).filter((v) => v !== ''))];
+
+/**
+ * AudienceFilters from a model's answer: values trimmed and de-duplicated, empty lists and open
+ * size ends left out. The result may still break AUDIENCE_FILTERS_SCHEMA (too long, too many):
+ * check it.
+ */
+export function filtersOfLlmAnswer(a: LlmAudienceAnswer): AudienceFilters {
+  const out: Record<string, unknown> = {};
+  const put = (key: string, values: readonly unknown[], into: Record<string, unknown> = out) => {
+    if (values.length > 0) into[key] = values;
+  };
+  put('titles', texts(a.titles));
+  put('seniorities', texts(a.seniorities));
+  put('departments', texts(a.departments));
+  put('locations', texts(a.locations));
+  put('industries', texts(a.industries));
+  put(
+    'companySizes',
+    a.companySizes
+      .map((r): CompanySizeRange => ({ ...(r.min === null ? {} : { min: r.min }), ...(r.max === null ? {} : { max: r.max }) }))
+      .filter((r) => r.min !== undefined || r.max !== undefined),
+  );
+  put('keywords', texts(a.keywords));
+  const exclude: Record<string, unknown> = {};
+  for (const key of ['titles', 'companies', 'domains', 'emails', 'industries'] as const) put(key, texts(a.exclude[key]), exclude);
+  if (Object.keys(exclude).length > 0) out.exclude = exclude as AudienceExclusions;
+  return out as AudienceFilters;
+}
+
+/** Whether filters name anyone: at least one member other than `exclude`. */
+export function namesSomeone(f: AudienceFilters): boolean {
+  return Object.keys(f).some((k) => k !== 'exclude');
+}
