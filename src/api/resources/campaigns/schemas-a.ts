@@ -37,7 +37,7 @@ export const CreateCampaignBodyA = Type.Object(
   {
     mcp: Type.String({ minLength: 1, maxLength: 100, description: 'Outreach template: sales_outreach, partnerships, recruiting, fundraising or customer_feedback.' }),
     target_url: Type.String({ minLength: 1, maxLength: 2048, description: 'Domain (acme.com) or http(s) URL of the company the campaign speaks for.' }),
-    target_audience: Type.Optional(AudienceText('Who the emails are for, as written ("CTOs at fintechs in Germany"). Without `audience`, the filters are read from it: by the account's LLM (OpenAI or Anthropic key) when it has one, else, or when that fails, by the built-in parser.')),
+    target_audience: Type.Optional(AudienceText('Who the emails are for, as written ("CTOs at fintechs in Germany"). Without `audience`, the filters are read from it: by the LLM of the account (its OpenAI or Anthropic key) when it has one, else, or when that fails, by the built-in parser.')),
     audience: Type.Optional(AudienceFiltersSchema('snake', true)),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Defaults to "<template> for <target host>".' })),
     calendar_link: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'https booking page (Cal.com, Calendly, ...) the emails invite leads to; bookings through it count as meetings.' })),

@@ -22,7 +22,7 @@ export const CreateCampaignBodyB = Type.Object(
       maxLength: 2048,
       description: 'The site of the company the campaign speaks for: an http(s) URL or a bare domain (https is assumed). Its host, without www., is the brandId.',
     }),
-    targetAudience: Type.Optional(AudienceText('Who the emails are for, e.g. "CFOs of mid-size logistics companies". Without `audience`, the filters are read from it: by the account's LLM (OpenAI or Anthropic key) when it has one, else, or when that fails, by the built-in parser.')),
+    targetAudience: Type.Optional(AudienceText('Who the emails are for, e.g. "CFOs of mid-size logistics companies". Without `audience`, the filters are read from it: by the LLM of the account (its OpenAI or Anthropic key) when it has one, else, or when that fails, by the built-in parser.')),
     audience: Type.Optional(AudienceFiltersSchema('camel', true)),
     targetOutcome: Type.Optional(Text(2000, 'What the campaign wants from a lead, e.g. "a 20-minute demo call".')),
     valueForTarget: Type.Optional(Text(2000, 'What the lead gains, in a sentence the emails can build on.')),

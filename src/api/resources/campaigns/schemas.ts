@@ -177,7 +177,7 @@ export function AudienceView<C extends Casing>(casing: C) {
       filters: Nullable(AudienceFiltersSchema(casing, false), 'The filters the campaign emails; null for all_leads.'),
       source: StringEnum(AUDIENCE_SOURCES, {
         description:
-          'explicit: the filters given; parser: read from the text by the built-in parser; llm: read from the text by the account's LLM (structured output, validated); all_leads: neither was given, every reachable lead of the account.',
+          'explicit: the filters given; parser: read from the text by the built-in parser; llm: read from the text by the LLM of the account (structured output, validated); all_leads: neither was given, every reachable lead of the account.',
       }),
       matched_leads: Nullable(Count(), 'Reachable leads of the account matching the audience: counted at create and after each planning of leads; null before the first count.'),
       reason: Nullable(Type.String(), 'Why no lead matches (null when some do).'),
