@@ -1,4 +1,5 @@
 import { QueryTypes } from 'sequelize';
+import { apolloAudienceParams, audienceSearchQuery } from './apollo/audience-params';
 import type { ApolloClient } from './apollo/client';
 import { personToLead } from './apollo/map-person';
 import { matchAndStore } from './enrich-lead';
@@ -7,6 +8,7 @@ import { leadProviderFor, type LeadDeps } from './provider';
 import { storeSearchWhere, type LeadFilters } from './lead-repository';
 import { criteriaWhere } from './criteria-sql';
 import type { LeadCriteria } from './profile/types';
+import type { ApolloSearchQuery } from './apollo/types';
 
 export interface FindLeadsInput {
   readonly accountId: string;
@@ -76,21 +78,27 @@ async function reachable(deps: LeadDeps, input: FindLeadsInput, ids: readonly st
  * Reads Apollo's search page by page. People with an address are stored as they come; for the
  * others, while the campaign still needs leads, the address is revealed with a people match
  * (charged to the campaign, once per person and campaign even when the activity is retried).
+ * With an audience, the search carries its filters (apollo/audience-params.ts) instead of
+ * `filters`, and every person stored or revealed is still checked by the local matcher before it
+ * is taken; an audience that names nobody does not ask the provider at all.
  */
 async function fromProvider(deps: LeadDeps, apollo: ApolloClient, input: FindLeadsInput, limit: number): Promise<FoundLead[]> {
+  let query: Omit<ApolloSearchQuery, 'page' | 'perPage'> = input.filters;
+  if (input.criteria !== undefined) {
+    const params = apolloAudienceParams(input.criteria);
+    if (params === null) return [];
+    query = audienceSearchQuery(params);
+  }
   const found = new Map<string, FoundLead>();
   const add = (leads: readonly FoundLead[]): void => {
     for (const l of leads) if (found.size < limit) found.set(l.leadId, l);
   };
   for (let page = 1; page <= MAX_PROVIDER_PAGES && found.size < limit; page++) {
-    const result = await apollo.searchPeople({ ...input.filters, page, perPage: PROVIDER_PAGE_SIZE });
+    const result = await apollo.searchPeople({ ...query, page, perPage: PROVIDER_PAGE_SIZE });
     const withEmail = result.people.map((p) => personToLead(p)).filter((l) => l !== null);
     const stored = await deps.sequelize.transaction((tx) => upsertProviderLeads(deps.sequelize, tx, input.accountId, withEmail));
     add(await reachable(deps, input, stored.map((r) => r.id), limit - found.size));
-
-    // With an audience, nobody is revealed (charged) before the provider can be asked for the
-    // audience itself: an unfiltered search would pay for people the audience leaves out.
-    for (const person of input.criteria === undefined ? result.people : []) {
+    for (const person of result.people) {
       if (found.size >= limit) break;
       if (personToLead(person) !== null) continue;
       const revealed = await matchAndStore(deps, apollo, input.accountId, { id: person.id }, {

@@ -22,7 +22,10 @@ export interface FakePerson {
   readonly country: string;
   readonly linkedinUrl: string;
   readonly phone?: string;
-  readonly organization: { readonly name: string; readonly domain: string; readonly industry: string };
+  /** Apollo's seniority value (c_suite, vp, director...); a person without one fails a seniority filter. */
+  readonly seniority?: string;
+  /** `employees`: the organization's estimated head count (120 when absent). */
+  readonly organization: { readonly name: string; readonly domain: string; readonly industry: string; readonly employees?: number };
 }
 
 export interface RecordedRequest {
@@ -58,6 +61,7 @@ function apolloPerson(p: FakePerson, reveal: boolean) {
     last_name: p.lastName,
     name: `${p.firstName} ${p.lastName}`,
     title: p.title,
+    seniority: p.seniority ?? null,
     email: reveal ? p.email : p.email === null ? null : 'email_not_unlocked@domain.com',
     email_status: p.email === null ? 'unavailable' : 'verified',
     linkedin_url: p.linkedinUrl,
@@ -72,7 +76,7 @@ function apolloPerson(p: FakePerson, reveal: boolean) {
       website_url: `http://www.${p.organization.domain}`,
       primary_domain: p.organization.domain,
       industry: p.organization.industry,
-      estimated_num_employees: 120,
+      estimated_num_employees: p.organization.employees ?? 120,
     },
     phone_numbers: p.phone ? [{ raw_number: p.phone, sanitized_number: p.phone.replace(/[^\d+]/g, ''), type: 'work_direct' }] : [],
     employment_history: [],
@@ -90,10 +94,18 @@ function search(people: readonly FakePerson[], body: Record<string, unknown>): {
   const titles = list(body.person_titles);
   const locations = list(body.organization_locations);
   const tags = list(body.q_organization_keyword_tags);
+  const personLocations = list(body.person_locations);
+  const seniorities = list(body.person_seniorities);
+  const ranges = list(body.organization_num_employees_ranges).map((r) => r.split(',').map((n) => (n.trim() === '' ? null : Number(n))));
+  const keywords = lower(body.q_keywords);
   const matches = people.filter(
     (p) =>
       (titles.length === 0 || titles.some((t) => p.title.toLowerCase().includes(t))) &&
       (locations.length === 0 || locations.some((l) => [p.city, p.state, p.country].some((v) => v.toLowerCase() === l))) &&
+      (personLocations.length === 0 || personLocations.some((l) => [p.city, p.state, p.country].some((v) => v.toLowerCase() === l))) &&
+      (seniorities.length === 0 || (p.seniority !== undefined && seniorities.includes(p.seniority.toLowerCase()))) &&
+      (ranges.length === 0 || ranges.some(([min, max]) => (min ?? 0) <= (p.organization.employees ?? 120) && (p.organization.employees ?? 120) <= (max ?? Infinity))) &&
+      (keywords === '' || [p.title, p.organization.name, p.organization.industry].some((v) => v.toLowerCase().includes(keywords))) &&
       (tags.length === 0 || tags.some((t) => p.organization.industry.toLowerCase().includes(t))),
   );
   const slice = matches.slice((page - 1) * perPage, page * perPage);

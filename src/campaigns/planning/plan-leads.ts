@@ -11,9 +11,9 @@ import { audienceCriteria, countAudience, recordAudienceCount, storedAudience } 
 import { claimEnrichmentCosts } from './enrichment-claims';
 
 /**
- * The provider's search filters. The campaign's audience (its stored filters, resolved to lead
- * criteria) is applied by the SQL matcher to the account's store and to what the provider returns;
- * mapping it onto the provider's own search is a later step, so the provider search is unfiltered.
+ * The search filters of a campaign without an audience (all_leads): none, as always. A campaign
+ * with an audience passes its criteria instead: findLeads maps them onto the provider's people
+ * search (src/leads/apollo/audience-params.ts) and the SQL matcher checks whatever comes back.
  */
 const PROVIDER_FILTERS: LeadFilters = {};
 

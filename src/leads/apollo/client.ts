@@ -48,15 +48,19 @@ export class ApolloClient {
   }
 
   /**
-   * People search (`mixed_people/search`). Titles and locations pass through under Apollo's own
-   * names; industries go as organization keyword tags, since Apollo's industry filter takes its
-   * internal tag ids, not names.
+   * People search (`mixed_people/search`). Titles, locations, seniorities, employee ranges and
+   * keywords pass through under Apollo's own names; industries go as organization keyword tags,
+   * since Apollo's industry filter takes its internal tag ids, not names.
    */
   async searchPeople(q: ApolloSearchQuery): Promise<ApolloPeoplePage> {
     const body: Record<string, unknown> = { page: q.page, per_page: q.perPage };
     if (q.personTitles?.length) body.person_titles = q.personTitles;
     if (q.organizationLocations?.length) body.organization_locations = q.organizationLocations;
     if (q.organizationIndustries?.length) body.q_organization_keyword_tags = q.organizationIndustries;
+    if (q.personLocations?.length) body.person_locations = q.personLocations;
+    if (q.personSeniorities?.length) body.person_seniorities = q.personSeniorities;
+    if (q.organizationNumEmployeesRanges?.length) body.organization_num_employees_ranges = q.organizationNumEmployeesRanges;
+    if (q.keywords !== undefined && q.keywords.trim() !== '') body.q_keywords = q.keywords;
     const answer = await this.call('/api/v1/mixed_people/search', body, checkSearch);
     const a = answer as ApolloSearchAnswer;
     return {

@@ -29,6 +29,9 @@ export function personToLead(p: ApolloPerson, fallbackEmail: string | null = nul
   if (email === null) return null;
   const org = p.organization ?? null;
   const domainSource = org?.primary_domain ?? org?.website_url ?? null;
+  const seniority = clip(p.seniority, FIELD_LIMITS.seniority);
+  const employees = org?.estimated_num_employees;
+  const companySize = typeof employees === 'number' && employees > 0 ? String(Math.floor(employees)) : null;
   const phone = (p.phone_numbers ?? []).map((n) => n.sanitized_number ?? n.raw_number ?? null).find((n) => typeof n === 'string' && n.trim() !== '');
   return {
     email,
@@ -44,5 +47,8 @@ export function personToLead(p: ApolloPerson, fallbackEmail: string | null = nul
     country: clip(p.country, FIELD_LIMITS.country),
     linkedinUrl: typeof p.linkedin_url === 'string' ? normalizeLinkedinUrl(p.linkedin_url) : null,
     phone: clip(phone, FIELD_LIMITS.phone),
+    // Seniority and head count feed the lead's profile (what an audience's filters match); absent when Apollo has none.
+    ...(seniority === null ? {} : { seniority }),
+    ...(companySize === null ? {} : { companySize }),
   };
 }

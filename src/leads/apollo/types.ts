@@ -12,6 +12,7 @@ export const ApolloOrganization = Type.Object({
   website_url: Str,
   primary_domain: Str,
   industry: Str,
+  estimated_num_employees: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
 });
 
 export const ApolloPerson = Type.Object({
@@ -20,6 +21,8 @@ export const ApolloPerson = Type.Object({
   last_name: Str,
   name: Str,
   title: Str,
+  /** Apollo's seniority value (c_suite, vp, director...). */
+  seniority: Str,
   email: Str,
   email_status: Str,
   linkedin_url: Str,
@@ -59,7 +62,16 @@ export type ApolloMatchQuery =
 export interface ApolloSearchQuery {
   readonly personTitles?: readonly string[];
   readonly organizationLocations?: readonly string[];
+  /** Sent as `q_organization_keyword_tags`. */
   readonly organizationIndustries?: readonly string[];
+  /** The person's own location (`person_locations`): countries, states, cities. */
+  readonly personLocations?: readonly string[];
+  /** Apollo's seniority values (`person_seniorities`: owner, founder, c_suite, vp...). */
+  readonly personSeniorities?: readonly string[];
+  /** Employee-count ranges as "min,max" (`organization_num_employees_ranges`). */
+  readonly organizationNumEmployeesRanges?: readonly string[];
+  /** Free-text keywords (`q_keywords`). */
+  readonly keywords?: string;
   readonly page: number;
   readonly perPage: number;
 }
