@@ -2,12 +2,15 @@
  * Evaluation of the built-in audience parser end to end on a labelled lead pool:
  * phrase -> parseAudienceText -> resolveAudience -> leads matched, against the hand labels.
  *
- *   npm run eval:audience                 # tuning part per phrase, both parts in total
+ *   npm run eval:audience                   # tuning part per phrase, both parts in total
  *   npm run eval:audience -- --show-frozen  # also the frozen part per phrase (only for a final report)
+ *   npm run eval:audience -- --reference    # match with the in-memory reference matcher, no database
  *
- * The leads are matched by the in-memory reference matcher (reference-match.ts), which follows
- * the semantics documented on LeadCriteria. A report, not a gate: exits 0 whatever the figures,
- * 1 only when the set is malformed.
+ * By default the leads are matched as the service matches them: stored through the import write
+ * path in a throwaway PostgreSQL and found by findMatchingLeads (sql-match.ts). Each phrase is also
+ * matched by the in-memory reference matcher (reference-match.ts, the semantics documented on
+ * LeadCriteria) and any phrase where the two disagree is listed. A report, not a gate: exits 0
+ * whatever the figures, 1 only when the set is malformed, 2 when the database could not be used.
  */
 import { Command } from 'commander';
 import fs from 'node:fs';
@@ -15,15 +18,13 @@ import path from 'node:path';
 import { parseAudienceText } from '../../src/campaigns/audience/parse-text';
 import { resolveAudience } from '../../src/campaigns/audience/resolve';
 import { leadProfile } from '../../src/leads/profile/lead-profile';
+import type { LeadCriteria } from '../../src/leads/profile/types';
 import { matches, type MatchableLead } from './reference-match';
+import { startSqlPool, type PoolLead, type SqlPool } from './sql-match';
 
-interface LeadRow {
-  readonly id: string;
-  readonly email: string;
+interface LeadRow extends PoolLead {
   readonly company: string;
   readonly title: string;
-  readonly country: string | null;
-  readonly city: string | null;
   readonly industry: string;
   readonly company_size: string;
 }
@@ -97,12 +98,38 @@ function detail(rows: readonly Result[], leads: ReadonlyMap<string, LeadRow>): v
   }
 }
 
-function main(): void {
+/** Phrases whose SQL and reference matches differ, with the leads only one of them found. */
+function consistency(phrases: readonly PhraseRow[], sql: readonly (readonly string[])[], ref: readonly (readonly string[])[], leads: ReadonlyMap<string, LeadRow>): void {
+  let disagreements = 0;
+  phrases.forEach((phrase, i) => {
+    const inSql = new Set(sql[i]);
+    const inRef = new Set(ref[i]);
+    const sqlOnly = sql[i]!.filter((id) => !inRef.has(id));
+    const refOnly = ref[i]!.filter((id) => !inSql.has(id));
+    if (sqlOnly.length + refOnly.length === 0) return;
+    disagreements += 1;
+    out(`≠ ${phrase.id}${phrase.frozen ? ' (frozen)' : ''}  SQL ${inSql.size}, reference ${inRef.size}  ${phrase.text}`);
+    const show = (id: string): string => {
+      const l = leads.get(id)!;
+      return `${id} "${l.title}" ${l.country ?? '-'}/${l.city ?? '-'} "${l.industry}" ${l.company_size} ${l.company}`;
+    };
+    for (const id of sqlOnly.slice(0, 5)) out(`      SQL only       ${show(id)}`);
+    for (const id of refOnly.slice(0, 5)) out(`      reference only ${show(id)}`);
+  });
+  out(
+    disagreements === 0
+      ? `SQL and the reference matcher agree on all ${phrases.length} phrases.`
+      : `SQL and the reference matcher disagree on ${disagreements} of ${phrases.length} phrases.`,
+  );
+}
+
+async function main(): Promise<void> {
   const program = new Command()
     .option('--dir <path>', 'the folder with leads.jsonl and phrases.jsonl', __dirname)
     .option('--show-frozen', 'list the frozen phrases one by one too', false)
+    .option('--reference', 'match with the in-memory reference matcher only (no database, no consistency check)', false)
     .parse(process.argv);
-  const opts = program.opts<{ dir: string; showFrozen: boolean }>();
+  const opts = program.opts<{ dir: string; showFrozen: boolean; reference: boolean }>();
 
   let leads: LeadRow[];
   let phrases: PhraseRow[];
@@ -110,6 +137,7 @@ function main(): void {
     leads = readJsonl<LeadRow>(path.join(opts.dir, 'leads.jsonl'));
     phrases = readJsonl<PhraseRow>(path.join(opts.dir, 'phrases.jsonl'));
     const ids = new Set(leads.map((l) => l.id));
+    if (ids.size !== leads.length) throw new Error('two leads share an id');
     for (const p of phrases) {
       const bad = p.expected.find((id) => !ids.has(id));
       if (bad !== undefined) throw new Error(`${p.id} expects an unknown lead ${bad}`);
@@ -128,16 +156,50 @@ function main(): void {
       email: l.email,
     },
   }));
-  const results: Result[] = phrases.map((phrase) => {
-    const criteria = resolveAudience(parseAudienceText(phrase.text).filters);
-    const found = pool.filter((x) => matches(criteria, x.lead)).map((x) => x.id);
-    return { phrase, found, tp: found.filter((id) => phrase.expected.includes(id)).length };
+  const criteria: LeadCriteria[] = phrases.map((phrase) => resolveAudience(parseAudienceText(phrase.text).filters));
+  const referenceFound = criteria.map((c) => pool.filter((x) => matches(c, x.lead)).map((x) => x.id));
+
+  let found: readonly (readonly string[])[] = referenceFound;
+  let timing = '';
+  if (!opts.reference) {
+    const started = Date.now();
+    let sql: SqlPool;
+    try {
+      sql = await startSqlPool(leads);
+    } catch (err) {
+      process.stderr.write(`Could not start the evaluation database: ${(err as Error).message}\n(run with --reference to match in memory)\n`);
+      process.exit(2);
+    }
+    const ready = Date.now();
+    const stop = (signal: NodeJS.Signals): void => {
+      void sql.close().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    try {
+      const sqlFound: string[][] = [];
+      for (const c of criteria) sqlFound.push(await sql.match(c));
+      found = sqlFound;
+    } finally {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      await sql.close();
+    }
+    timing = `PostgreSQL started, migrated and pool stored in ${((ready - started) / 1000).toFixed(1)} s, ${phrases.length} phrases matched in ${((Date.now() - ready) / 1000).toFixed(1)} s (stop included)`;
+  }
+
+  const results: Result[] = phrases.map((phrase, i) => {
+    const ids = found[i]!;
+    return { phrase, found: ids, tp: ids.filter((id) => phrase.expected.includes(id)).length };
   });
 
   const byId = new Map(leads.map((l) => [l.id, l]));
   const tuning = results.filter((r) => !r.phrase.frozen);
   const frozen = results.filter((r) => r.phrase.frozen);
-  out(`Built-in audience parser on ${leads.length} leads, ${phrases.length} phrases (matcher: in-memory reference, eval/audience/reference-match.ts)`);
+  const matcher = opts.reference
+    ? 'in-memory reference, eval/audience/reference-match.ts'
+    : 'SQL, findMatchingLeads on a throwaway PostgreSQL, leads stored by insertNewLeads';
+  out(`Built-in audience parser on ${leads.length} leads, ${phrases.length} phrases (matcher: ${matcher})`);
   out('');
   out('tuning part');
   detail(tuning, byId);
@@ -146,10 +208,19 @@ function main(): void {
     out('frozen part');
     detail(frozen, byId);
   }
+  if (!opts.reference) {
+    out('');
+    out('consistency: SQL against the in-memory reference matcher');
+    consistency(phrases, found, referenceFound, byId);
+    out(timing);
+  }
   out('');
   summary('tuning', tuning);
   summary('frozen', frozen);
   summary('all', results);
 }
 
-main();
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(2);
+});
