@@ -67,8 +67,8 @@ export async function setCampaignStatus(
   return (row as { at: Date }).at;
 }
 
-/** A campaign as a list shows it. */
-export type CampaignListRow = Pick<Campaign, 'id' | 'status' | 'mcp' | 'targetUrl' | 'createdAt'>;
+/** A campaign as a list shows it: the audience as stored (the count of the last planning, not one per request). */
+export type CampaignListRow = Pick<Campaign, 'id' | 'status' | 'mcp' | 'targetUrl' | 'createdAt' | 'targetAudience' | 'audienceSource' | 'audienceMatchedLeads' | 'audienceReason'>;
 
 export interface CampaignListFilter {
   readonly status?: CampaignStatus;
@@ -87,7 +87,7 @@ export async function campaignListPage(accountId: string, filter: CampaignListFi
     order: [['createdAt', 'DESC'], ['id', 'DESC']],
     limit: filter.limit,
     offset: filter.offset,
-    attributes: ['id', 'status', 'mcp', 'targetUrl', 'createdAt'],
+    attributes: ['id', 'status', 'mcp', 'targetUrl', 'createdAt', 'targetAudience', 'audienceSource', 'audienceMatchedLeads', 'audienceReason'],
   });
   return { rows, total: count };
 }

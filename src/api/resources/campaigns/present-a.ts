@@ -63,7 +63,14 @@ export function campaignA(c: CampaignReadModel, config: Pick<Config, 'publicBase
 }
 
 export function listItemA(c: CampaignListRow): Static<typeof CampaignListResponseA>['campaigns'][number] {
-  return { id: c.id, status: c.status, mcp: c.mcp, target_url: c.targetUrl, created_at: c.createdAt.toISOString() };
+  return {
+    id: c.id,
+    status: c.status,
+    mcp: c.mcp,
+    target_url: c.targetUrl,
+    created_at: c.createdAt.toISOString(),
+    audience: { text: c.targetAudience, source: c.audienceSource, matched_leads: c.audienceMatchedLeads, reason: c.audienceReason },
+  };
 }
 
 export function createdA(c: Campaign, config: Pick<Config, 'publicBaseUrl'>): Static<typeof CreatedCampaignA> {

@@ -11,8 +11,11 @@ const Day = (description: string) => Type.String({ format: 'date', pattern: '^(1
 
 // --- GET and POST /campaigns ---
 
+/** A list item's audience: the campaign's as stored (its filters are on GET /campaigns/{id}). */
+const ListAudience = Type.Omit(AudienceView('snake'), ['filters'], { additionalProperties: false });
+
 const CampaignListItem = Type.Object(
-  { id: Type.String(), status: CampaignStatus, mcp: Type.String(), target_url: Type.String(), created_at: Timestamp },
+  { id: Type.String(), status: CampaignStatus, mcp: Type.String(), target_url: Type.String(), created_at: Timestamp, audience: ListAudience },
   { additionalProperties: false },
 );
 
