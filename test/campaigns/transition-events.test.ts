@@ -148,4 +148,28 @@ describe('campaign transitions and events (real PostgreSQL)', () => {
       total_cost_usd: 0.0135,
     });
   });
+
+  it('a pause the API committed after the instant of a transition wins: the late running leaves the row paused, its events still written; completed always wins', async () => {
+    const { accountId, campaignId } = await newRunningCampaign(db.sequelize, { status: 'starting' });
+    // The API commits a pause at 10:00:05 while the workflow's move to running (instant 10:00:00) is still on its way.
+    await db.sequelize.query(`UPDATE campaigns SET status = 'paused', status_reason = 'manual', paused_at = '2026-03-02T10:00:05Z' WHERE id = $1`, { bind: [campaignId] });
+    const base = { campaignId, accountId, reason: null };
+    await activities.recordCampaignTransition({ ...base, status: 'running', at: '2026-03-02T10:00:00.000Z', events: [{ event: 'campaign.started', data: { mcp: 'sales_outreach', target_url: 'https://target.example' } }] });
+    let row = await campaignRow(campaignId);
+    expect([row.status, row.status_reason]).to.deep.equal(['paused', 'manual']);
+    expect((await outbox(campaignId)).map((e) => e.event)).to.deep.equal(['campaign.started']);
+
+    // The workflow then applies the pause signal at the API's instant: written as it is.
+    await activities.recordCampaignTransition({ ...base, status: 'paused', reason: 'manual', at: '2026-03-02T10:00:05.000Z', events: [] });
+    // And a resume after it moves the row again.
+    await activities.recordCampaignTransition({ ...base, status: 'running', at: '2026-03-02T11:00:00.000Z', events: [] });
+    row = await campaignRow(campaignId);
+    expect(row.status).to.equal('running');
+
+    // A completion is written even when its instant (the trial's end) is before a later pause.
+    await db.sequelize.query(`UPDATE campaigns SET status = 'paused', status_reason = 'manual', paused_at = '2026-03-09T10:00:00Z' WHERE id = $1`, { bind: [campaignId] });
+    await activities.recordCampaignTransition({ ...base, status: 'completed', reason: 'trial_ended', at: '2026-03-09T09:00:00.000Z', events: [] });
+    row = await campaignRow(campaignId);
+    expect([row.status, row.status_reason]).to.deep.equal(['completed', 'trial_ended']);
+  });
 });
