@@ -1,4 +1,5 @@
 import type { Scenario } from '../lib/scenario';
+import { audiencePlanScenario } from './audience-plan';
 import { campaignReadScenario } from './campaign-read';
 import { campaignScaleScenario } from './campaign-scale';
 import { meScenario } from './me';
@@ -9,4 +10,4 @@ import { webhookLatencyScenario } from './webhook-latency';
 import { webhookThroughputScenario } from './webhook-throughput';
 
 /** Every scenario, in the order `npm run bench` runs them when none is named. */
-export const SCENARIOS: readonly Scenario[] = [meScenario, campaignReadScenario, openPixelScenario, smtpSendScenario, pauseLatencyScenario, campaignScaleScenario, webhookThroughputScenario, webhookLatencyScenario];
+export const SCENARIOS: readonly Scenario[] = [meScenario, campaignReadScenario, openPixelScenario, smtpSendScenario, pauseLatencyScenario, campaignScaleScenario, webhookThroughputScenario, webhookLatencyScenario, audiencePlanScenario];

@@ -19,6 +19,8 @@ export interface FindLeadsInput {
    * returned, from the store or from the provider's results. Absent: no audience (all leads).
    */
   readonly criteria?: LeadCriteria;
+  /** Leads never to return (those the workflow already has): left out in the query itself. */
+  readonly excludeIds?: readonly string[];
   /** At most this many leads (1..1000). */
   readonly limit: number;
 }
@@ -65,6 +67,10 @@ async function reachable(deps: LeadDeps, input: FindLeadsInput, ids: readonly st
   if (ids !== null) {
     bind.push(ids);
     sql += ` AND l.id = ANY($${bind.length}::text[])`;
+  }
+  if (input.excludeIds !== undefined && input.excludeIds.length > 0) {
+    bind.push(input.excludeIds);
+    sql += ` AND l.id <> ALL($${bind.length}::text[])`;
   }
   bind.push(limit);
   const rows = await deps.sequelize.query<{ id: string; email: string }>(`SELECT l.id, l.email FROM leads l WHERE ${sql} ORDER BY l.created_at, l.email LIMIT $${bind.length}`, {

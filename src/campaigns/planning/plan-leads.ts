@@ -1,10 +1,8 @@
 import { QueryTypes } from 'sequelize';
 import { NotFoundError } from '../../errors/domain-errors';
-import { criteriaWhere } from '../../leads/criteria-sql';
 import { findLeads, MAX_FIND_LIMIT } from '../../leads/find-leads';
 import type { LeadDeps } from '../../leads/provider';
-import { storeSearchWhere, type LeadFilters } from '../../leads/lead-repository';
-import type { LeadCriteria } from '../../leads/profile/types';
+import type { LeadFilters } from '../../leads/lead-repository';
 import type { AudienceFilters } from '../audience/types';
 import type { PlanLeadsInput, PlanLeadsResult } from '../../../workflows/campaign/contract';
 import { audienceCriteria, countAudience, recordAudienceCount, storedAudience } from './audience-match';
@@ -16,28 +14,6 @@ import { claimEnrichmentCosts } from './enrichment-claims';
  * search (src/leads/apollo/audience-params.ts) and the SQL matcher checks whatever comes back.
  */
 const PROVIDER_FILTERS: LeadFilters = {};
-
-/**
- * How many of `ids` findLeads could still return for the campaign (the account's, reachable, not
- * yet emailed by it): asking findLeads for that many more than `limit` leaves `limit` after they
- * are dropped, whatever order it returns them in.
- */
-async function returnableAmong(deps: LeadDeps, input: PlanLeadsInput, criteria: LeadCriteria | null): Promise<number> {
-  if (input.exclude.length === 0) return 0;
-  const where = storeSearchWhere(input.accountId, {}, { reachableOnly: true, notInCampaign: input.campaignId });
-  const bind = [...where.bind];
-  let sql = where.sql;
-  if (criteria !== null) {
-    const match = criteriaWhere(criteria, bind.length + 1);
-    bind.push(...match.bind);
-    sql += ` AND ${match.sql}`;
-  }
-  const rows = await deps.sequelize.query<{ n: number }>(`SELECT count(*)::int AS n FROM leads l WHERE ${sql} AND l.id = ANY($${bind.length + 1}::text[])`, {
-    bind: [...bind, [...input.exclude]],
-    type: QueryTypes.SELECT,
-  });
-  return rows[0]?.n ?? 0;
-}
 
 /**
  * The campaign's next leads (see findLeads: the account's store, or Apollo with its key): matching
@@ -59,20 +35,24 @@ export async function planCampaignLeads(deps: LeadDeps, input: PlanLeadsInput, c
   const audience = storedAudience(row.audience_filters, row.audience_source);
   const criteria = audienceCriteria(audience);
 
-  let leadIds: string[] = [];
-  const limit = Math.max(0, Math.floor(input.limit));
-  if (limit > 0) {
-    const margin = await returnableAmong(deps, input, criteria);
-    const result = await findLeads(deps, {
-      accountId: input.accountId,
-      campaignId: input.campaignId,
-      filters: PROVIDER_FILTERS,
-      ...(criteria === null ? {} : { criteria }),
-      limit: Math.min(MAX_FIND_LIMIT, limit + margin),
-    });
-    const exclude = new Set(input.exclude);
-    leadIds = result.leads.map((l) => l.leadId).filter((id) => !exclude.has(id)).slice(0, limit);
-  }
-  await recordAudienceCount(deps.sequelize, input.campaignId, await countAudience(deps.sequelize, input.accountId, audience));
-  return { leadIds, costUsd: await claimEnrichmentCosts(deps.sequelize, input.campaignId, claimant) };
+  const limit = Math.min(MAX_FIND_LIMIT, Math.max(0, Math.floor(input.limit)));
+  // The search and the audience's count are independent reads: run side by side, a day's planning
+  // waits for the slower of the two, not their sum.
+  const [result, count] = await Promise.all([
+    limit === 0
+      ? null
+      : findLeads(deps, {
+          accountId: input.accountId,
+          campaignId: input.campaignId,
+          filters: PROVIDER_FILTERS,
+          ...(criteria === null ? {} : { criteria }),
+          excludeIds: input.exclude,
+          limit,
+        }),
+    countAudience(deps.sequelize, input.accountId, audience),
+  ]);
+  const leadIds = result === null ? [] : result.leads.map((l) => l.leadId);
+  // Two independent writes: the count GET shows, and the enrichment spend this call reports.
+  const [, costUsd] = await Promise.all([recordAudienceCount(deps.sequelize, input.campaignId, count), claimEnrichmentCosts(deps.sequelize, input.campaignId, claimant)]);
+  return { leadIds, costUsd };
 }
