@@ -62,3 +62,18 @@ export function selfCpuMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 }
+
+/**
+ * Busy CPU ms of the whole machine, every core (/proc/stat: all but idle and iowait). Set against
+ * the processes' own figures it shows whether something else competed for the cores during a run.
+ */
+export function machineBusyMs(): number | undefined {
+  try {
+    const line = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] as string;
+    const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number) as number[];
+    const busy = [user, nice, system, irq, softirq, steal].reduce<number>((sum, v) => sum + (v ?? 0), 0);
+    return Number.isFinite(busy) ? (busy * 1000) / clockTicks() : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -29,8 +29,11 @@ export interface Measurement {
   readonly timeouts: number;
   readonly mismatches: number;
   readonly statusCodes: Record<string, number>;
-  /** CPU microseconds per response of the server process, PostgreSQL, and the load generator (when known). */
-  readonly cpuUsPerRequest?: { readonly server?: number; readonly postgres?: number; readonly loadgen?: number };
+  /**
+   * CPU microseconds per response of the server process, PostgreSQL, and the load generator (when
+   * known), and of the whole machine (all processes, these included).
+   */
+  readonly cpuUsPerRequest?: { readonly server?: number; readonly postgres?: number; readonly loadgen?: number; readonly machine?: number };
 }
 
 /** Fires load at one target with autocannon (in this process) and reduces the result. */
@@ -86,7 +89,7 @@ export function assertClean(m: Measurement): void {
 }
 
 /** Samples CPU counters before and after the measured run; each returns ms or undefined. */
-export type CpuProbes = Partial<Record<'server' | 'postgres' | 'loadgen', () => number | undefined>>;
+export type CpuProbes = Partial<Record<'server' | 'postgres' | 'loadgen' | 'machine', () => number | undefined>>;
 
 /**
  * Warms the server up (result checked, not reported), then measures it, reading the CPU probes

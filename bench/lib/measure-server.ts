@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { BenchContext } from './context';
-import { processCpuMs, processTreeCpuMs, selfCpuMs } from './cpu-usage';
+import { machineBusyMs, processCpuMs, processTreeCpuMs, selfCpuMs } from './cpu-usage';
 import { warmAndMeasure, type Measurement } from './load';
 import type { ServerSpec } from './child-server';
 
@@ -54,6 +54,7 @@ export async function measureServer(
           server: () => processCpuMs(server.pid),
           postgres: () => (pgPid === undefined ? undefined : processTreeCpuMs(pgPid)),
           loadgen: selfCpuMs,
+          machine: machineBusyMs,
         },
       },
     );

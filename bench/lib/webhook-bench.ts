@@ -11,7 +11,7 @@ import { normalizeWebhookUrl } from '../../src/webhooks/webhook-url';
 import { startCampaignStack, temporalParentDirFromEnv, type CampaignStack } from './campaign-stack';
 import type { RunningServer } from './child-server';
 import type { BenchContext } from './context';
-import { processCpuMs, processTreeCpuMs, selfCpuMs } from './cpu-usage';
+import { machineBusyMs, processCpuMs, processTreeCpuMs, selfCpuMs } from './cpu-usage';
 import { waitUntil } from './wait-until';
 
 /** What bench/servers/webhook-receiver.ts reports. */
@@ -102,21 +102,6 @@ function clockTicks(): number {
     }
   }
   return ticks;
-}
-
-/**
- * Busy CPU ms of the whole machine, every core (/proc/stat: all but idle and iowait). Set against
- * the processes' own figures it shows whether something else competed for the cores during a run.
- */
-export function machineBusyMs(): number | undefined {
-  try {
-    const line = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] as string;
-    const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number) as number[];
-    const busy = [user, nice, system, irq, softirq, steal].reduce<number>((sum, v) => sum + (v ?? 0), 0);
-    return Number.isFinite(busy) ? (busy * 1000) / clockTicks() : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** CPU ms of every process taking part, and of the whole machine, read at one instant. */

@@ -5,8 +5,19 @@ import { newId } from '../../src/accounts/ids';
 import { loadConfig } from '../../src/config/config';
 import { measureServer, Rounds } from '../lib/measure-server';
 import { UNREACHED_RATE_LIMITS } from '../lib/rate-limits';
+import type { Measurement } from '../lib/load';
 import type { Scenario } from '../lib/scenario';
 
+/**
+ * Cores kept busy during a measured run by anything but the server, PostgreSQL and the load
+ * generator (other test runs on a shared machine): those runs' figures are not comparable.
+ */
+function otherCores(m: Measurement): string {
+  const c = m.cpuUsPerRequest;
+  if (c?.machine === undefined || c.server === undefined || c.postgres === undefined || c.loadgen === undefined) return '-';
+  // Clamped: the machine's counters and the processes' are read at slightly different instants.
+  return Math.max(0, ((c.machine - c.server - c.postgres - c.loadgen) * m.requestsPerSec) / 1e6).toFixed(2);
+}
 
 /**
  * GET /campaigns/:id on Surface A: authenticated (Bearer key), rate-limited (the account's count
@@ -18,6 +29,8 @@ import type { Scenario } from '../lib/scenario';
  *   ceiling  bare node:http answering the same bytes
  *   floor    bare node:http + pg.Pool (service's pool size) doing the same read as the same
  *            prepared statement and rendering the same body, with no authentication or limit
+ *   floor-service-driver (BENCH_DIAG=1)  the floor with the read through the service's own
+ *            driver path (src/db/prepared-query.ts), which skips pg's describe on every execution
  *
  * With BENCH_COMPARE=<dir>, the stack of that other checkout runs too, as `stack@<dir name>`
  * (e.g. a checkout from before a change, to see what the change costs).
@@ -57,6 +70,7 @@ export const campaignReadScenario: Scenario = {
     const commits = async (): Promise<number> =>
       Number((await db.sequelize.query<{ n: string }>('SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()', { type: QueryTypes.SELECT }))[0]!.n);
     const rounds = new Rounds();
+    const perRound: { stack: Measurement; floor: Measurement }[] = [];
     let body: string | undefined;
     let statementsPerRequest = 0;
     for (let round = 0; round < ctx.settings.rounds; round++) {
@@ -72,7 +86,13 @@ export const campaignReadScenario: Scenario = {
       if (round === 0) statementsPerRequest = ((await commits()) - before) / stack.served;
       body ??= stack.probe.body;
       rounds.add((await measureServer(ctx, { name: 'ceiling', script: 'bench/servers/ceiling.ts', env: { BENCH_BODY: body } }, request, { body })).measurement);
-      rounds.add((await measureServer(ctx, { name: 'floor', script: 'bench/servers/campaign-floor.ts', env: floorEnv }, request, { body })).measurement);
+      const floor = (await measureServer(ctx, { name: 'floor', script: 'bench/servers/campaign-floor.ts', env: floorEnv }, request, { body })).measurement;
+      rounds.add(floor);
+      perRound.push({ stack: stack.measurement, floor });
+      if (ctx.settings.diagnostics) {
+        const serviceDriver = { name: 'floor-service-driver', script: 'bench/servers/campaign-floor.ts', env: { ...floorEnv, BENCH_FLOOR_DRIVER: 'service' } };
+        rounds.add((await measureServer(ctx, serviceDriver, request, { body })).measurement);
+      }
       for (const dir of ctx.settings.compareDirs) {
         const other = { name: `stack@${path.basename(dir)}`, cwd: dir, script: 'bench/servers/stack.ts', env: { BENCH_SERVICE_ENV: JSON.stringify(serviceEnv) }, logToFile: true };
         rounds.add((await measureServer(ctx, other, request, { body })).measurement);
@@ -87,6 +107,7 @@ export const campaignReadScenario: Scenario = {
       ratios: [
         { numerator: 'stack', denominator: 'ceiling' },
         { numerator: 'stack', denominator: 'floor', target: 0.7 },
+        ...(ctx.settings.diagnostics ? [{ numerator: 'stack', denominator: 'floor-service-driver' }] : []),
         ...ctx.settings.compareDirs.map((dir) => ({ numerator: 'stack', denominator: `stack@${path.basename(dir)}` })),
       ],
       notes: [
@@ -96,6 +117,10 @@ export const campaignReadScenario: Scenario = {
         `rate limit: Pro account at ${UNREACHED_RATE_LIMITS.RATE_LIMIT_PRO_PER_MINUTE}/min, never reached; its counter in PostgreSQL reads ${counted?.points ?? 0} for the current window`,
         'CPU us/req: CPU time (user+system, all threads) during the measured run / responses; pg = postmaster and its backends',
         ...rounds.notes(),
+        ...(perRound.length > 1 ? [`stack/floor per round: ${perRound.map((r) => (r.stack.requestsPerSec / r.floor.requestsPerSec).toFixed(2)).join(', ')}`] : []),
+        `other work on the machine while measured (cores busy outside the server, PostgreSQL and the load generator), per round: ${perRound
+          .map((r) => `stack ${otherCores(r.stack)}, floor ${otherCores(r.floor)}`)
+          .join('; ')}`,
       ],
     };
   },

@@ -1,7 +1,6 @@
 import Koa from 'koa';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from './deps';
-import { errorMiddleware } from './http/error-middleware';
 import { methodNotAllowed } from './http/errors';
 import { mountRoutes } from './http/mount';
 import { buildOpenApi } from './http/openapi';
@@ -49,14 +48,13 @@ export function buildApp(deps: AppDeps): BuiltApp {
   });
 
   const app = new ServiceApp({ proxy: deps.config.trustProxy }, openPixelHandler(deps));
-  app.silent = true; // errors are logged by errorMiddleware with the request id, not by Koa
-  const router = mountRoutes(routes, deps, new AccountRateLimits(deps.sequelize, deps.config.rateLimits));
+  app.silent = true; // errors are logged by requestContext (answerError) with the request id, not by Koa
+  const table = mountRoutes(routes, deps, new AccountRateLimits(deps.sequelize, deps.config.rateLimits));
   app.use(requestContext(deps.log));
-  app.use(errorMiddleware());
-  app.use(router.routes());
+  app.use(table.routes());
   app.use(async (ctx) => {
     // Reached only when no route answered. A known path with the wrong method: 405 with Allow, rather than a misleading 404.
-    const matched = router.match(ctx.path, ctx.method);
+    const matched = table.match(ctx.path, ctx.method);
     if (matched.path.length > 0 && !matched.route) {
       const allowed = [...new Set(matched.path.flatMap((l) => l.methods))].filter((m) => m !== 'HEAD');
       throw methodNotAllowed(allowed);

@@ -17,16 +17,17 @@ interface PgConnection {
   readonly parsedStatements: Record<string, string | undefined>;
   readonly submittedNamedStatements: Record<string, string | undefined>;
   parse(msg: { name: string; text: string }): void;
-  bind(msg: { portal: string; statement: string; values: unknown[]; binary: boolean; valueMapper: (value: unknown) => unknown }): void;
+  bind(msg: { portal: string; statement: string; values: unknown[]; binary: boolean }): void;
   describe(msg: { type: 'P'; name: string }): void;
   execute(msg: { portal: string; rows?: number }): void;
   sendCopyFail(message: string): void;
   sync(): void;
 }
 
-interface ConnectionManager {
-  getConnection(options: { type: 'read' | 'write' }): Promise<PgClient>;
-  releaseConnection(connection: PgClient): Promise<void>;
+/** Sequelize's pool of pg clients (sequelize-pool), under its connection manager. */
+interface ClientPool {
+  acquire(): Promise<PgClient>;
+  release(client: PgClient): void;
 }
 
 /** What a RowDescription says of a statement's result, turned into what building a row needs. */
@@ -48,14 +49,16 @@ function shapesOf(client: PgClient): Map<string, RowShape> {
   return byName;
 }
 
-// pg's own conversion of bind values (dates, arrays, objects, buffers), as its Query uses it.
-const prepareValue = (pg as unknown as { utils: { prepareValue(value: unknown): unknown } }).utils.prepareValue;
+// pg's own conversion of bind values (dates, arrays, objects, buffers), called as its Query has
+// pg-protocol call it (value, index).
+const prepareValue = (pg as unknown as { utils: { prepareValue(value: unknown, index: number): unknown } }).utils.prepareValue;
 
 /**
  * One execution of a named prepared statement, as a pg Submittable (the interface pg-cursor
  * implements). pg's own Query asks PostgreSQL to describe the result on every execution and
  * then parses that description and looks up a type parser for every column, every time: for the
- * 40 columns of a campaign's detail that was the most expensive JavaScript of GET /campaigns/:id.
+ * 30-odd columns of a campaign's read that was the most expensive JavaScript of GET /campaigns/:id
+ * (the benchmark's floor, the same read through a plain pg.Pool, costs 40-50 µs more CPU per request).
  * Here the description is asked for only when the statement is parsed on a connection (or no
  * shape is known yet); the shape is kept per connection and statement, and later executions are
  * Bind, Execute, Sync. Rows come out as pg builds them: one object per row, columns in result
@@ -82,6 +85,14 @@ class PreparedExecution {
   submit(connection: PgConnection): Error | null {
     const parsed = connection.parsedStatements[this.name] ?? connection.submittedNamedStatements[this.name];
     if (parsed !== undefined && parsed !== this.text) return new Error(`Prepared statements must be unique - '${this.name}' was used for a different statement`);
+    // Converted before anything is sent: a value that cannot be (a circular toPostgres) is this
+    // query's error, and the connection is left as it was.
+    let values: unknown[];
+    try {
+      values = this.values.map((value, i) => prepareValue(value, i));
+    } catch (err) {
+      return err instanceof Error ? err : new Error(String(err));
+    }
     const known = shapesOf(this.client).get(this.name);
     // A statement parsed now may have another result than before (a migration ran): describe it again.
     this.shape = parsed !== undefined && known?.text === this.text ? known : undefined;
@@ -91,7 +102,7 @@ class PreparedExecution {
         connection.parse({ name: this.name, text: this.text });
         connection.submittedNamedStatements[this.name] = this.text;
       }
-      connection.bind({ portal: '', statement: this.name, values: this.values, binary: false, valueMapper: prepareValue });
+      connection.bind({ portal: '', statement: this.name, values, binary: false });
       if (this.shape === undefined) connection.describe({ type: 'P', name: '' });
       connection.execute({ portal: '' });
       connection.sync();
@@ -137,7 +148,7 @@ class PreparedExecution {
   handlePortalSuspended(): void {}
 
   handleError(err: unknown): void {
-    // The client has already forgotten the statement as submitted; its shape goes too.
+    // The statement may be what failed (0A000: its result changed): describe it again next time.
     shapesOf(this.client).delete(this.name);
     this.callback(err);
   }
@@ -160,8 +171,9 @@ function execute<Row>(client: PgClient, name: string, text: string, values: unkn
   });
 }
 
-// pg's callback interface, not its promise: measured on the campaign read, the promise form left
-// every result for full garbage collections (the young-generation collector promoted its rows).
+// pg's callback interface, not its promise: measured with the campaign read, the promise form had
+// the young-generation collector promote the rows of every result to the old generation (left for
+// full collections); with a callback, none were.
 function executeUnnamed<Row>(client: PgClient, text: string, values: unknown[]): Promise<Row[]> {
   return new Promise((resolve, reject) => {
     client.query({ text, values }, (err, result) => (err ? reject(err) : resolve(result.rows as Row[])));
@@ -177,10 +189,15 @@ const CACHED_PLAN_CHANGED = '0A000';
  * so DATABASE_POOL_MAX still holds). For the few queries on every request's path: PostgreSQL parses
  * and plans it once per connection instead of every time, and Sequelize's per-query machinery is
  * skipped. Measured on the auth lookup: about half the database CPU and 10–20% more requests/s.
+ *
+ * The connection comes straight from the pool rather than through connectionManager.getConnection,
+ * which wraps the same acquire in two awaited hook runs (beforePoolAcquire/afterPoolAcquire; the
+ * service registers none) and a version check that only matters before the first connection:
+ * three more promises per query, on every request.
  */
 export async function preparedQuery<Row>(sequelize: Sequelize, name: string, text: string, values: unknown[]): Promise<Row[]> {
-  const manager = (sequelize as unknown as { connectionManager: ConnectionManager }).connectionManager;
-  const connection = await manager.getConnection({ type: 'read' });
+  const pool = (sequelize as unknown as { connectionManager: { pool: ClientPool } }).connectionManager.pool;
+  const connection = await pool.acquire();
   try {
     try {
       return await execute<Row>(connection, name, text, values);
@@ -194,6 +211,6 @@ export async function preparedQuery<Row>(sequelize: Sequelize, name: string, tex
     if ((err as { code?: string }).code === undefined) connection._invalid = true;
     throw err;
   } finally {
-    await manager.releaseConnection(connection);
+    pool.release(connection);
   }
 }

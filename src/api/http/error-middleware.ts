@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 import { DomainError } from '../../errors/domain-errors';
 import { HttpError } from './errors';
 
@@ -44,26 +44,23 @@ export function toHttpError(err: unknown): HttpError | undefined {
 
 /**
  * The single place that formats errors: always JSON `{"error": "..."}`, never a stack trace or an
- * HTML page. Unexpected errors are logged with the request id and answered 500.
+ * HTML page. Unexpected errors are logged with the request id and answered 500. Called by the
+ * request's outermost middleware (request-context.ts) with whatever escaped the routes.
  */
-export function errorMiddleware(): Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        throw new HttpError(404, `No route for ${ctx.method} ${ctx.path}`);
-      }
-    } catch (err) {
-      const httpError = toHttpError(err);
-      if (httpError) {
-        ctx.status = httpError.status;
-        ctx.set(httpError.headers);
-        ctx.body = { error: httpError.message };
-        return;
-      }
-      ctx.state.log?.error({ err }, 'unhandled error');
-      ctx.status = 500;
-      ctx.body = { error: 'Internal server error' };
-    }
-  };
+export function answerError(ctx: Context, err: unknown): void {
+  const httpError = toHttpError(err);
+  if (httpError) {
+    ctx.status = httpError.status;
+    ctx.set(httpError.headers);
+    ctx.body = { error: httpError.message };
+    return;
+  }
+  ctx.state.log?.error({ err }, 'unhandled error');
+  ctx.status = 500;
+  ctx.body = { error: 'Internal server error' };
+}
+
+/** A request no route answered is a 404 in the same format. */
+export function answerUnrouted(ctx: Context): void {
+  if (ctx.status === 404 && ctx.body === undefined) answerError(ctx, new HttpError(404, `No route for ${ctx.method} ${ctx.path}`));
 }
