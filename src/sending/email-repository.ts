@@ -44,7 +44,7 @@ interface StateRow {
 const STATE_SQL = `
 WITH i AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(n int, account_id text, campaign_id text, lead_id text, step int,
-    claim_id text, from_email text, subject text, claim_message_id text, only_running boolean)
+    claim_id text, from_email text, subject text, claim_message_id text, claim_token text, only_running boolean)
 ), gate AS MATERIALIZED (
   -- The running campaigns among those whose items asked for it, share-locked until this statement
   -- commits: see RUNNING_GATE.
@@ -67,8 +67,8 @@ WITH i AS (
   CROSS JOIN LATERAL (SELECT * FROM leads l WHERE l.id = i.lead_id AND l.account_id = i.account_id LIMIT 1) l
   LEFT JOIN LATERAL (SELECT * FROM emails e WHERE e.campaign_id = i.campaign_id AND e.lead_id = i.lead_id AND e.step = i.step LIMIT 1) e ON true
 ), claim AS (
-  INSERT INTO emails (id, account_id, campaign_id, lead_id, step, mailbox_id, from_email, to_email, subject, message_id, status, attempts)
-  SELECT s.claim_id, s.account_id, s.campaign_id, s.lead_id, s.step, NULL, s.from_email, s.email, s.subject, s.claim_message_id, 'sending', 1 FROM s
+  INSERT INTO emails (id, account_id, campaign_id, lead_id, step, mailbox_id, from_email, to_email, subject, message_id, status, attempts, smtp_phase, send_token)
+  SELECT s.claim_id, s.account_id, s.campaign_id, s.lead_id, s.step, NULL, s.from_email, s.email, s.subject, s.claim_message_id, 'sending', 1, 'reserved', s.claim_token FROM s
   WHERE s.claim_id IS NOT NULL AND s.email_id IS NULL AND s.blocked_by IS NULL AND NOT s.has_mailboxes AND s.campaign_open
   ORDER BY s.campaign_id, s.lead_id, s.step, s.n
   ON CONFLICT (campaign_id, lead_id, step) DO NOTHING
@@ -90,6 +90,8 @@ export interface DefaultClaim {
   readonly fromEmail: string;
   readonly subject: string;
   readonly messageId: string;
+  /** The attempt's token (see Reservation.token). */
+  readonly token: string;
 }
 
 export interface StateRequest {
@@ -119,6 +121,7 @@ export async function readSendStates(sequelize: Sequelize, requests: readonly St
     from_email: r.claim?.fromEmail ?? null,
     subject: r.claim?.subject ?? null,
     claim_message_id: r.claim?.messageId ?? null,
+    claim_token: r.claim?.token ?? null,
     only_running: r.onlyWhileRunning,
   }));
   const rows = await preparedQuery<StateRow>(sequelize, 'sending_states', STATE_SQL, [JSON.stringify(items)]);
@@ -146,6 +149,12 @@ export interface Reservation {
   readonly toEmail: string;
   readonly subject: string;
   readonly messageId: string;
+  /**
+   * Names this attempt as the row's owner. Only the owner records the end of its data (and so
+   * releases the terminating dot, see data-end-gate.ts) or a deferral; a later attempt that takes
+   * the row over makes an earlier one still running abort before its dot.
+   */
+  readonly token: string;
   /** Reserve only while the campaign is running (see RUNNING_GATE). */
   readonly onlyWhileRunning: boolean;
 }
@@ -168,29 +177,36 @@ const GATE_OPEN = (flag: string): string => `(NOT ${flag}::boolean OR EXISTS (SE
 
 const INSERT_SQL = `
 WITH ${gate('$3', '$11')}, ins AS (
-  INSERT INTO emails (id, account_id, campaign_id, lead_id, step, mailbox_id, from_email, to_email, subject, message_id, status, attempts)
-  SELECT $1::text, $2::text, $3::text, $4::text, $5::int, $6::text, $7::text, $8::text, $9::text, $10::text, 'sending', 1
+  INSERT INTO emails (id, account_id, campaign_id, lead_id, step, mailbox_id, from_email, to_email, subject, message_id, status, attempts, smtp_phase, send_token)
+  SELECT $1::text, $2::text, $3::text, $4::text, $5::int, $6::text, $7::text, $8::text, $9::text, $10::text, 'sending', 1, 'reserved', $12::text
   WHERE ${GATE_OPEN('$11')}
   ON CONFLICT (campaign_id, lead_id, step) DO NOTHING
   RETURNING id
 )
 SELECT ${GATE_OPEN('$11')} AS open, (SELECT count(*) FROM ins)::int AS reserved`;
 
+/**
+ * Takes back a row that no attempt settled: 'deferred' (the server said "not now") or 'sending'
+ * (an attempt stopped mid-transaction: a crash, or a worker that lost its activity). Either way
+ * the email is sent again with its Message-ID. A row whose last attempt had reached the end of its
+ * data becomes a possible duplicate (the server may have accepted that copy).
+ */
 const RETRY_SQL = `
 WITH ${gate('$6', '$7')}, upd AS (
   UPDATE emails SET status = 'sending', attempts = attempts + 1, mailbox_id = $2, from_email = $3, to_email = $4, subject = $5,
-    error = NULL, updated_at = now()
-  WHERE id = $1 AND status = 'deferred' AND ${GATE_OPEN('$7')}
-  RETURNING message_id
+    possible_duplicate = possible_duplicate OR COALESCE(smtp_phase = 'data_sent', false),
+    smtp_phase = 'reserved', smtp_started_at = NULL, data_sent_at = NULL, send_token = $8, error = NULL, updated_at = now()
+  WHERE id = $1 AND status IN ('deferred', 'sending') AND ${GATE_OPEN('$7')}
+  RETURNING message_id, possible_duplicate
 )
-SELECT ${GATE_OPEN('$7')} AS open, (SELECT message_id FROM upd) AS message_id`;
+SELECT ${GATE_OPEN('$7')} AS open, (SELECT message_id FROM upd) AS message_id, (SELECT possible_duplicate FROM upd) AS possible_duplicate`;
 
 /**
  * - reserved: the row is ours, send with this Message-ID;
  * - taken: another attempt got the row first;
  * - not_running: the campaign is not running (only with `onlyWhileRunning`); nothing was reserved.
  */
-export type ReservationResult = { readonly reserved: string } | { readonly refused: 'taken' | 'not_running' };
+export type ReservationResult = { readonly reserved: string; readonly possibleDuplicate: boolean } | { readonly refused: 'taken' | 'not_running' };
 
 /**
  * Marks the email 'sending' before a byte goes to SMTP: a first attempt inserts the row (its
@@ -211,12 +227,13 @@ export async function reserveEmailRow(sequelize: Sequelize, r: Reservation, retr
       r.subject,
       r.messageId,
       r.onlyWhileRunning,
+      r.token,
     ]);
     const row = rows[0];
     if (row?.open === false) return { refused: 'not_running' };
-    return row?.reserved === 1 ? { reserved: r.messageId } : { refused: 'taken' };
+    return row?.reserved === 1 ? { reserved: r.messageId, possibleDuplicate: false } : { refused: 'taken' };
   }
-  const rows = await preparedQuery<{ open: boolean; message_id: string | null }>(sequelize, 'sending_retry_email', RETRY_SQL, [
+  const rows = await preparedQuery<{ open: boolean; message_id: string | null; possible_duplicate: boolean | null }>(sequelize, 'sending_retry_email', RETRY_SQL, [
     retryOf,
     r.mailboxId,
     r.fromEmail,
@@ -224,19 +241,57 @@ export async function reserveEmailRow(sequelize: Sequelize, r: Reservation, retr
     r.subject,
     r.campaignId,
     r.onlyWhileRunning,
+    r.token,
   ]);
   const row = rows[0];
   if (row?.open === false) return { refused: 'not_running' };
-  return row?.message_id ? { reserved: row.message_id } : { refused: 'taken' };
+  return row?.message_id ? { reserved: row.message_id, possibleDuplicate: row.possible_duplicate === true } : { refused: 'taken' };
 }
 
-/** Back to 'deferred' after a temporary failure: the server did not take it, a retry sends it. */
-export async function markDeferred(sequelize: Sequelize, emailId: string, error: string): Promise<void> {
-  // Only from 'sending': if a later attempt already settled the row, that outcome stands.
-  await preparedQuery(sequelize, 'sending_mark_deferred', `UPDATE emails SET status = 'deferred', error = $2, updated_at = now() WHERE id = $1 AND status = 'sending'`, [
-    emailId,
-    error.slice(0, 2000),
-  ]);
+/** An attempt's end of data, to record before its terminating dot goes out. */
+export interface DataSent {
+  readonly emailId: string;
+  readonly token: string;
+  readonly startedAt: Date;
+}
+
+const DATA_SENT_SQL = `
+WITH i AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(n int, email_id text, token text, started_at timestamptz))
+, upd AS (
+  UPDATE emails e SET smtp_phase = 'data_sent', smtp_started_at = i.started_at, data_sent_at = now(), updated_at = now()
+  FROM i WHERE e.id = ANY (ARRAY(SELECT email_id FROM i)) AND e.id = i.email_id AND e.status = 'sending' AND e.send_token = i.token
+  RETURNING i.n
+)
+SELECT n FROM upd`;
+
+/**
+ * Records that each attempt reached the end of its data (see data-end-gate.ts), in one statement.
+ * For each: true when it still owns its row; false when a later attempt took the row over (or it
+ * was settled meanwhile), and this attempt must not release its dot.
+ */
+export async function markDataSent(sequelize: Sequelize, marks: readonly DataSent[]): Promise<boolean[]> {
+  const items = marks.map((m, n) => ({ n, email_id: m.emailId, token: m.token, started_at: m.startedAt.toISOString() }));
+  const rows = await preparedQuery<{ n: number }>(sequelize, 'sending_mark_data_sent', DATA_SENT_SQL, [JSON.stringify(items)]);
+  const owned = marks.map(() => false);
+  for (const r of rows) owned[r.n] = true;
+  return owned;
+}
+
+/**
+ * Back to 'deferred' after a temporary failure. `answered`: the server replied (a 4xx), so it did
+ * not take the message; otherwise (a dropped connection, a timeout) a row that had reached the end
+ * of its data keeps 'data_sent': the server may have taken that copy, and the resend is marked a
+ * possible duplicate (RETRY_SQL).
+ */
+export async function markDeferred(sequelize: Sequelize, emailId: string, token: string, error: string, answered: boolean): Promise<void> {
+  // Only this attempt's own 'sending': a later attempt's row, or an outcome already settled, stands.
+  await preparedQuery(
+    sequelize,
+    'sending_mark_deferred',
+    `UPDATE emails SET status = 'deferred', smtp_phase = CASE WHEN $4::boolean THEN NULL ELSE smtp_phase END, error = $2, updated_at = now()
+     WHERE id = $1 AND status = 'sending' AND send_token = $3`,
+    [emailId, error.slice(0, 2000), token, answered],
+  );
 }
 
 /** A deferred email whose lead became suppressed in the meantime: it will never be sent. */

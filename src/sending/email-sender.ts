@@ -6,10 +6,11 @@ import { InvalidInputError, NotFoundError } from '../errors/domain-errors';
 import type { Logger } from '../log/logger';
 import { TrackingLinks } from '../tracking/links';
 import { composeMessage, displayName, newMessageId, type Party } from './compose';
-import { markAbandoned, markDeferred, readSendStates, reserveEmailRow, type SendState, type StateRequest } from './email-repository';
+import { randomBytes } from 'node:crypto';
+import { markAbandoned, markDataSent, markDeferred, readSendStates, reserveEmailRow, type DataSent, type SendState, type StateRequest } from './email-repository';
 import { GroupCommit } from './group-commit';
 import { reserveMailboxSlot } from './mailbox-slots';
-import { recordAcceptedBatch, recordHardBounce, recordUncertainSend, type AcceptedEmail, type SentEmailRef } from './send-results';
+import { recordAcceptedBatch, recordHardBounce, type AcceptedEmail, type SentEmailRef } from './send-results';
 import { SendInProgress, SmtpSenderRejected, SmtpTemporaryFailure } from './send-failures';
 import { classifySmtpFailure, smtpErrorText } from './smtp-outcome';
 import { SmtpHostRefused, smtpTransports, type SmtpTransports } from './transports';
@@ -24,9 +25,22 @@ export interface SenderDeps {
 export interface SenderHooks {
   /**
    * Tests only: runs after the server accepted the message and before the result is recorded.
-   * Throwing from it leaves the row in 'sending', exactly as a worker killed at that moment would.
+   * Throwing from it leaves the row in 'sending' at 'data_sent', exactly as a worker killed at
+   * that moment would.
    */
   readonly afterSmtpAccepted?: (emailId: string) => void | Promise<void>;
+  /**
+   * Tests only: runs when the end of data has been recorded, before the terminating dot is
+   * released. Throwing from it aborts the transaction (no dot), as a crash at that moment would,
+   * but leaves the row at 'data_sent'.
+   */
+  readonly afterDataSent?: (emailId: string) => void | Promise<void>;
+  /**
+   * Tests only: runs when the whole message has been handed to the connection, before its end of
+   * data is recorded. Throwing from it aborts the transaction with the row still 'reserved', as a
+   * crash in the middle of the data would.
+   */
+  readonly beforeDataEnd?: (emailId: string) => void | Promise<void>;
 }
 
 interface Sender {
@@ -43,24 +57,25 @@ interface Sender {
  * sending (a lead may unsubscribe or bounce while its email waits in a schedule):
  *
  * 1. the row of (campaign, lead, step) decides first: 'sent' and 'bounced' return what happened;
- *    'sending' means an earlier attempt stopped after reserving the row, possibly after the server
- *    had accepted the message. That attempt is counted as sent and NOTHING is sent again: SMTP
- *    has no way to ask whether a message arrived, so the choice is between maybe losing one email
- *    and maybe sending it twice, and a duplicate cold email costs more (it reads as spam, to the
- *    lead and to the receiving provider's filters) than one lost follow-up. 'deferred' means the
- *    server said "not now" and did not take it: it is sent again;
+ *    'deferred' (the server said "not now") and 'sending' (an earlier attempt stopped mid-way: a
+ *    crash, a lost activity) are sent again, with the row's Message-ID. Only the server's 250 to
+ *    the data makes an email 'sent'. An attempt that stopped after recording its end of data may
+ *    have been accepted: its resend is marked a possible duplicate (docs/reliability.md);
  * 2. the suppression list and the lead's bounced/unsubscribed stamps;
  * 3. a slot of the account's least recently used mailbox with room under its daily cap and gap
  *    (one atomic UPDATE), or the default transport when the account has no mailbox;
- * 4. the row is reserved as 'sending' with its Message-ID, the message composed and handed to the
- *    pooled transporter; its answer is recorded (see send-results.ts). With `onlyWhileRunning`
+ * 4. the row is reserved as 'sending' with its Message-ID and this attempt's token, the message
+ *    composed and handed to the pooled transporter. Before the terminating dot of its data goes
+ *    out, 'data_sent' is recorded (data-end-gate.ts), only if the row is still this attempt's;
+ *    the server's answer is recorded after (see send-results.ts). With `onlyWhileRunning`
  *    the reservation happens only while the campaign's row is 'running' (see RUNNING_GATE in
  *    email-rows.ts), checked in the same statement under a share lock of that row.
  * A first attempt through the default transport does 1, 2 and 4's reservation in one statement
- * (see readSendStates): with the success write, two statements per email. Both go through a group
- * commit (group-commit.ts): the sends of this process that reach the same step at about the same
- * time share one statement and one commit, and each waits for that commit before it goes on (the
- * reservation is durable before a byte goes to SMTP, the result before the activity returns).
+ * (see readSendStates): with the end of data and the success write, three statements per email.
+ * All go through a group commit (group-commit.ts): the sends of this process that reach the same
+ * step at about the same time share one statement and one commit, and each waits for that commit
+ * before it goes on (the reservation is durable before a byte goes to SMTP, the end of data before
+ * the dot, the result before the activity returns).
  *
  * Failures are thrown as classes, for the caller to tell apart: those a retry may fix are in
  * send-failures.ts; a lead that is not the account's is NotFoundError('lead'), an unusable step
@@ -70,6 +85,7 @@ export class EmailSender {
   private links: Promise<TrackingLinks> | undefined;
   private readonly states: GroupCommit<StateRequest, (SendState & { readonly claimed: boolean }) | null>;
   private readonly accepted: GroupCommit<AcceptedEmail, undefined>;
+  private readonly dataSent: GroupCommit<DataSent, boolean>;
 
   constructor(
     private readonly deps: SenderDeps,
@@ -81,6 +97,7 @@ export class EmailSender {
       await recordAcceptedBatch(deps.sequelize, emails);
       return emails.map(() => undefined);
     });
+    this.dataSent = new GroupCommit((marks) => markDataSent(deps.sequelize, marks));
   }
 
   async send(input: SendEmailInput): Promise<SendEmailResult> {
@@ -88,16 +105,24 @@ export class EmailSender {
     if (input.content.subject.trim() === '') throw new InvalidInputError('the subject is empty');
     const fallback = this.defaultSender();
     const claimId = newId('em');
-    const claim = { emailId: claimId, fromEmail: fallback.from.address, subject: input.content.subject, messageId: newMessageId(claimId, fallback.from.address) };
+    // This attempt's token: whoever holds the row's token may finish its transaction.
+    const token = randomBytes(9).toString('base64url');
+    const claim = { emailId: claimId, fromEmail: fallback.from.address, subject: input.content.subject, messageId: newMessageId(claimId, fallback.from.address), token };
     const onlyWhileRunning = input.onlyWhileRunning === true;
     const state = await this.states.submit({ accountId: input.accountId, campaignId: input.campaignId, leadId: input.leadId, step: input.step, claim, onlyWhileRunning });
     if (state === null) throw new NotFoundError('lead');
     const key = { accountId: input.accountId, campaignId: input.campaignId, leadId: input.leadId, step: input.step };
-    const ref = (emailId: string, messageId: string): SentEmailRef => ({ ...key, emailId, messageId, toEmail: state.lead.email });
+    const ref = (emailId: string, messageId: string, possibleDuplicate = false): SentEmailRef => ({
+      ...key,
+      emailId,
+      messageId,
+      toEmail: state.lead.email,
+      ...(possibleDuplicate ? { possibleDuplicate } : {}),
+    });
     // The common first attempt through the default transport: the row is already ours.
-    if (state.claimed) return this.deliver(input, state, fallback, ref(claim.emailId, claim.messageId));
+    if (state.claimed) return this.deliver(input, state, fallback, ref(claim.emailId, claim.messageId), token);
 
-    const settled = await this.earlierOutcome(state, ref);
+    const settled = this.earlierOutcome(state);
     if (settled !== null) return settled;
     const existingId = state.existing?.id ?? null;
     const withId = existingId === null ? {} : { emailId: existingId };
@@ -125,18 +150,22 @@ export class EmailSender {
         toEmail: state.lead.email,
         subject: input.content.subject,
         messageId: newMessageId(emailId, sender.from.address),
+        token,
         onlyWhileRunning,
       },
       existingId,
     );
     // The mailbox slot taken above stays used: a paused campaign's slot is one email of a cap.
     if ('refused' in reservation && reservation.refused === 'not_running') return { outcome: 'not_running', ...withId };
-    if ('refused' in reservation) throw new SendInProgress(`another attempt is sending email ${existingId ?? `${input.campaignId}/${input.leadId}/${input.step}`}`);
-    return this.deliver(input, state, sender, ref(emailId, reservation.reserved));
+    if ('refused' in reservation) throw new SendInProgress(`another attempt settled or took email ${existingId ?? `${input.campaignId}/${input.leadId}/${input.step}`}`);
+    if (state.existing?.status === 'sending') {
+      this.deps.log.warn({ emailId, possibleDuplicate: reservation.possibleDuplicate }, 'email left mid-send by an earlier attempt: sending it again with its Message-ID');
+    }
+    return this.deliver(input, state, sender, ref(emailId, reservation.reserved, reservation.possibleDuplicate), token);
   }
 
   /** What an earlier attempt at this email already settled, or null when it must be (re)sent. */
-  private async earlierOutcome(state: SendState, ref: (emailId: string, messageId: string) => SentEmailRef): Promise<SendEmailResult | null> {
+  private earlierOutcome(state: SendState): SendEmailResult | null {
     const existing = state.existing;
     if (existing === null) return null;
     const done = { emailId: existing.id, messageId: existing.messageId };
@@ -148,16 +177,13 @@ export class EmailSender {
       case 'failed':
         return { outcome: 'suppressed', emailId: existing.id };
       case 'sending':
-        await recordUncertainSend(this.deps.sequelize, ref(existing.id, existing.messageId), this.deps.config.prices.emailUsd);
-        this.deps.log.warn({ emailId: existing.id }, 'email found mid-send from an earlier attempt: counted as sent, not sent again');
-        return { outcome: 'already_sent', ...done };
       case 'deferred':
         return null;
     }
   }
 
   /** Composes the reserved email, hands it to SMTP and records the answer. */
-  private async deliver(input: SendEmailInput, state: SendState, sender: Sender, ref: SentEmailRef): Promise<SendEmailResult> {
+  private async deliver(input: SendEmailInput, state: SendState, sender: Sender, ref: SentEmailRef, token: string): Promise<SendEmailResult> {
     const { sequelize, config, log } = this.deps;
     const { emailId, messageId } = ref;
     const message = composeMessage(
@@ -177,11 +203,27 @@ export class EmailSender {
       config.publicBaseUrl,
     );
 
+    // Why the end of data was not released, when it was not: the row taken over, or the database down.
+    let gateFailure: unknown = null;
+    const release = this.transports.gates.register(messageId, async (startedAt) => {
+      try {
+        await this.hooks.beforeDataEnd?.(emailId);
+        const owned = await this.dataSent.submit({ emailId, token, startedAt });
+        if (!owned) throw new SendInProgress(`email ${emailId} was taken over by a later attempt before its end of data: this attempt did not send it`);
+        await this.hooks.afterDataSent?.(emailId);
+      } catch (err) {
+        gateFailure = err;
+        throw err;
+      }
+    });
     let response: string;
     try {
       const transporter = await this.transports.get(sender.smtpUrl, sender.customer ? { allowLoopback: config.allowLoopbackEgress } : null);
       response = (await transporter.sendMail(message)).response;
     } catch (err) {
+      // The transaction was aborted before its dot: nothing was accepted, and the row is either
+      // another attempt's or unwritable right now. The caller's retry finds out which.
+      if (gateFailure !== null) throw gateFailure;
       const kind = err instanceof SmtpHostRefused ? 'sender_rejected' : classifySmtpFailure(err);
       const text = smtpErrorText(err);
       if (kind === 'recipient_rejected') {
@@ -189,13 +231,15 @@ export class EmailSender {
         log.info({ emailId, campaignId: input.campaignId, response: text }, 'email bounced: recipient refused permanently');
         return { outcome: 'bounced', emailId, messageId };
       }
-      await markDeferred(sequelize, emailId, text);
+      await markDeferred(sequelize, emailId, token, text, hasSmtpReply(err));
       log.warn({ emailId, campaignId: input.campaignId, mailboxId: sender.mailboxId, kind, error: text }, 'email not sent: will retry');
       throw kind === 'temporary' ? new SmtpTemporaryFailure(text, emailId) : new SmtpSenderRejected(text, emailId);
+    } finally {
+      release();
     }
 
     await this.hooks.afterSmtpAccepted?.(emailId);
-    await this.accepted.submit({ ref, smtpResponse: response, priceUsd: config.prices.emailUsd });
+    await recordingAgain(log, emailId, () => this.accepted.submit({ ref, smtpResponse: response, priceUsd: config.prices.emailUsd }));
     log.debug({ emailId, campaignId: input.campaignId, mailboxId: sender.mailboxId }, 'email sent');
     return { outcome: 'sent', emailId, messageId };
   }
@@ -222,5 +266,35 @@ export class EmailSender {
       },
     );
     return this.links;
+  }
+}
+
+/** The server answered (a reply code), as opposed to a connection that dropped or timed out. */
+function hasSmtpReply(err: unknown): boolean {
+  const code = (err as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === 'number';
+}
+
+/** How long an accepted email's record is retried (the database restarting) before the attempt gives up. */
+const RECORD_RETRY_MS = 30_000;
+const RECORD_RETRY_PAUSE_MS = 1_000;
+
+/**
+ * Records an accepted email, trying again for a while when the database is unreachable: giving up
+ * leaves the row at 'data_sent', and its resend would be a duplicate the recipient sees. The
+ * write is keyed by the email, so repeating it is harmless.
+ */
+async function recordingAgain(log: Logger, emailId: string, write: () => Promise<unknown>): Promise<void> {
+  const until = Date.now() + RECORD_RETRY_MS;
+  for (;;) {
+    try {
+      await write();
+      return;
+    } catch (err) {
+      const databaseError = err instanceof Error && err.name.startsWith('Sequelize');
+      if (!databaseError || Date.now() >= until) throw err;
+      log.warn({ emailId, err }, 'accepted email not recorded yet: the database is unreachable; trying again');
+      await new Promise((resolve) => setTimeout(resolve, RECORD_RETRY_PAUSE_MS));
+    }
   }
 }

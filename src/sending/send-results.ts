@@ -1,7 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import { newId } from '../accounts/ids';
 import { preparedQuery } from '../db/prepared-query';
-import { recordCost } from '../costs/cost-repository';
 import { recordEmailFact } from './email-event-repository';
 import { suppressAddress } from '../suppressions/suppression-repository';
 
@@ -14,6 +13,8 @@ export interface SentEmailRef {
   readonly step: number;
   readonly messageId: string;
   readonly toEmail: string;
+  /** A resend after an attempt that reached the end of its data unanswered (see email-repository.ts). */
+  readonly possibleDuplicate?: boolean;
 }
 
 /**
@@ -35,7 +36,7 @@ WITH i AS (
     campaign_id text, lead_id text, data jsonb, amount_usd numeric, sent_event_id text, delivered_event_id text,
     cost_event_id text, fact_event jsonb, cost_event jsonb)
 ), upd AS (
-  UPDATE emails e SET status = 'sent', smtp_response = i.smtp_response, sent_at = COALESCE(e.sent_at, i.at), error = NULL, updated_at = now()
+  UPDATE emails e SET status = 'sent', smtp_phase = 'accepted', smtp_response = i.smtp_response, sent_at = COALESCE(e.sent_at, i.at), error = NULL, updated_at = now()
   -- The ANY makes it an index lookup per email rather than a hash join over the whole table (the
   -- planner guesses 100 rows for any jsonb_to_recordset).
   FROM i WHERE e.id = ANY (ARRAY(SELECT email_id FROM i)) AND e.id = i.email_id AND e.status IN ('sending', 'sent')
@@ -75,7 +76,7 @@ export async function recordAcceptedBatch(sequelize: Sequelize, accepted: readon
   const items = accepted.map(({ ref, smtpResponse, priceUsd }) => {
     if (!Number.isFinite(priceUsd) || priceUsd < 0) throw new RangeError(`price must be a non-negative number, got ${priceUsd}`);
     const at = new Date().toISOString();
-    const data = { step: ref.step, message_id: ref.messageId };
+    const data = { step: ref.step, message_id: ref.messageId, ...(ref.possibleDuplicate === true ? { possible_duplicate: true } : {}) };
     return {
       email_id: ref.emailId,
       smtp_response: smtpResponse.slice(0, 2000),
@@ -102,36 +103,6 @@ export async function recordAccepted(sequelize: Sequelize, ref: SentEmailRef, sm
 }
 
 /**
- * A row found in 'sending': an earlier attempt stopped between reserving the row and recording the
- * result, maybe after the server had accepted the message. It is counted as sent (and charged),
- * not as delivered: whether the server took it is unknown.
- */
-export async function recordUncertainSend(sequelize: Sequelize, ref: SentEmailRef, priceUsd: number): Promise<void> {
-  const at = new Date();
-  await sequelize.transaction(async (tx) => {
-    const [, count] = await sequelize.query(
-      `UPDATE emails SET status = 'sent', sent_at = COALESCE(sent_at, updated_at), updated_at = now(),
-         smtp_response = COALESCE(smtp_response, 'unknown: an earlier attempt stopped during the SMTP exchange; not sent again')
-       WHERE id = $1 AND status = 'sending'`,
-      { bind: [ref.emailId], transaction: tx },
-    );
-    if (count === 0) return;
-    const data = { step: ref.step, message_id: ref.messageId, acceptance_unknown: true };
-    await recordEmailFact(sequelize, tx, {
-      accountId: ref.accountId,
-      campaignId: ref.campaignId,
-      emailId: ref.emailId,
-      leadId: ref.leadId,
-      occurredAt: at,
-      data,
-      type: 'sent',
-      dedupeKey: `sent:${ref.emailId}`,
-    });
-    await recordSendingCost(sequelize, tx, ref, priceUsd, at);
-  });
-}
-
-/**
  * The server refused the recipient for good: the row becomes 'bounced', the address goes on the
  * account's suppression list (which also stamps the lead's bounced_at) and the fact is recorded.
  */
@@ -139,7 +110,7 @@ export async function recordHardBounce(sequelize: Sequelize, ref: SentEmailRef, 
   const at = new Date();
   await sequelize.transaction(async (tx) => {
     await sequelize.query(
-      `UPDATE emails SET status = 'bounced', bounced_at = $3, smtp_response = $2, error = $2, updated_at = now()
+      `UPDATE emails SET status = 'bounced', smtp_phase = 'refused', bounced_at = $3, smtp_response = $2, error = $2, updated_at = now()
        WHERE id = $1 AND status IN ('sending', 'sent')`,
       { bind: [ref.emailId, smtpResponse.slice(0, 2000), at.toISOString()], transaction: tx },
     );
@@ -154,19 +125,5 @@ export async function recordHardBounce(sequelize: Sequelize, ref: SentEmailRef, 
       data: { step: ref.step, message_id: ref.messageId, smtp_response: smtpResponse.slice(0, 500), kind: 'hard' },
       dedupeKey: `bounced:${ref.emailId}`,
     });
-  });
-}
-
-async function recordSendingCost(sequelize: Sequelize, tx: Parameters<typeof recordCost>[1], ref: SentEmailRef, priceUsd: number, at: Date): Promise<void> {
-  await recordCost(sequelize, tx, {
-    accountId: ref.accountId,
-    campaignId: ref.campaignId,
-    category: 'email_sending',
-    costName: 'smtp',
-    featureSlug: 'email-sending',
-    amountUsd: priceUsd,
-    details: { email_id: ref.emailId },
-    idempotencyKey: `send:${ref.emailId}`,
-    occurredAt: at,
   });
 }

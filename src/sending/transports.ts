@@ -4,6 +4,7 @@ import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import type { SMTPPoolOptions, SMTPPoolSentMessageInfo } from 'nodemailer/lib/smtp-pool';
 import { judgeAddress, type AddressPolicy } from '../egress/address-policy';
+import { DataEndGates } from './data-end-gate';
 import { parseSmtpUrl, type SmtpServer } from './smtp-url';
 
 export type SmtpTransporter = Mail<SMTPPoolSentMessageInfo, SMTPPoolOptions>;
@@ -55,6 +56,8 @@ interface CacheEntry {
 export class SmtpTransports {
   private readonly entries = new Map<string, CacheEntry>();
   private readonly retired = new Set<SmtpTransporter>();
+  /** Every transporter's messages pass these gates (see data-end-gate.ts). */
+  readonly gates = new DataEndGates();
 
   /**
    * The transporter of `smtpUrl`. `guard` set: the host is a customer's and must pass the address
@@ -96,6 +99,7 @@ export class SmtpTransports {
     // A pool-level error (a connection dropping while idle) fails the send it belongs to, if any;
     // without a listener the EventEmitter would throw it at the process.
     transporter.on('error', () => undefined);
+    transporter.use('stream', this.gates.plugin);
     return transporter;
   }
 

@@ -208,7 +208,7 @@ describe('sendCampaignBatch activity (real PostgreSQL, real SMTP sink)', () => {
     for (const leadId of leads) expect(await sentTo(leadId)).to.have.length(1);
   });
 
-  it('a retry after a worker died mid-batch resumes: what went out is not sent again, the rest is, each cost once', async () => {
+  it('a retry after a worker died mid-batch resumes: what was recorded is not sent again, the rest is, each counted and charged once', async () => {
     const c = await newRunningCampaign(db.sequelize);
     const leads = await newLeads(db.sequelize, c.accountId, 3);
     let accepted = 0;
@@ -223,9 +223,17 @@ describe('sendCampaignBatch activity (real PostgreSQL, real SMTP sink)', () => {
     }
     expect(died).to.equal(true);
     const retried = await run(batchInput(c, firstSteps(leads)));
-    expect(outcomes(retried)).to.deep.equal(['already_sent', 'already_sent', 'sent']);
+    // The second email was accepted but its acceptance never recorded: it goes again, with its
+    // Message-ID, and counts once. The first was recorded; the third never went.
+    expect(outcomes(retried)).to.deep.equal(['already_sent', 'sent', 'sent']);
     expect(retried.costUsd).to.equal(3 * PRICE);
-    for (const leadId of leads) expect(await sentTo(leadId)).to.have.length(1);
+    expect(await sentTo(leads[0]!)).to.have.length(1);
+    const copies = await sentTo(leads[1]!);
+    expect(copies).to.have.length(2);
+    expect((await sink.parse(copies[1]!)).messageId).to.equal((await sink.parse(copies[0]!)).messageId);
+    expect(await sentTo(leads[2]!)).to.have.length(1);
+    expect(await countOf(db.sequelize, `SELECT count(*) AS n FROM email_events WHERE campaign_id = $1 AND type = 'sent'`, [c.campaignId])).to.equal(3);
+    expect(await countOf(db.sequelize, `SELECT count(*) AS n FROM emails WHERE campaign_id = $1 AND possible_duplicate`, [c.campaignId])).to.equal(1);
   });
 
   it('waits out a mailbox\'s minimum gap; once every mailbox is at its daily cap, the rest is deferred untried', async () => {

@@ -134,7 +134,7 @@ describe('EmailSender (real SMTP sink, real PostgreSQL)', () => {
     expect(costs).to.deep.equal([{ category: 'email_sending', cost_name: 'smtp', feature_slug: 'email-sending', amount_usd: '0.001000', idempotency_key: `send:${e}` }]);
   });
 
-  it('a worker that died after SMTP accepted the message does not send it twice', async () => {
+  it('a worker that died after SMTP accepted the message sends it again with the same Message-ID, marked a possible duplicate, counted once', async () => {
     const { accountId, campaignId } = await newAccountWithCampaign(db.sequelize);
     const leadId = await newLead(db.sequelize, accountId, 'crash@lead.example');
     const crashing = sending({ sequelize: db.sequelize, config, log }, {
@@ -146,21 +146,41 @@ describe('EmailSender (real SMTP sink, real PostgreSQL)', () => {
     await crashing(input(accountId, campaignId, leadId)).catch((err: Error) => (crashed = err));
     expect(crashed?.message).to.equal('worker killed');
     expect(sink.to('crash@lead.example')).to.have.length(1);
-    const [row] = await db.sequelize.query<{ id: string; status: string }>(`SELECT id, status FROM emails WHERE campaign_id = $1`, { bind: [campaignId], type: 'SELECT' as never });
-    expect(row?.status).to.equal('sending');
+    const [row] = await db.sequelize.query<{ id: string; status: string; smtp_phase: string }>(`SELECT id, status, smtp_phase FROM emails WHERE campaign_id = $1`, {
+      bind: [campaignId],
+      type: 'SELECT' as never,
+    });
+    // Nothing counts yet: the acceptance was never recorded.
+    expect(row).to.include({ status: 'sending', smtp_phase: 'data_sent' });
+    expect(await count(db.sequelize, `SELECT count(*) AS n FROM email_events WHERE email_id = $1`, [row!.id])).to.equal(0);
+    expect(await count(db.sequelize, `SELECT count(*) AS n FROM costs WHERE idempotency_key = $1`, [`send:${row!.id}`])).to.equal(0);
 
     const retried = await send(input(accountId, campaignId, leadId));
-    expect(retried.outcome).to.equal('already_sent');
+    expect(retried.outcome).to.equal('sent');
     expect(retried.emailId).to.equal(row?.id);
-    expect(sink.to('crash@lead.example')).to.have.length(1);
-    expect((await emailRow(db.sequelize, row!.id)).status).to.equal('sent');
-    // Counted as sent (and charged), not as delivered: nobody knows whether the server kept it.
+    const copies = sink.to('crash@lead.example');
+    expect(copies).to.have.length(2);
+    const ids = await Promise.all(copies.map(async (m) => (await sink.parse(m)).messageId));
+    expect(ids[0]).to.be.a('string');
+    expect(ids[1], 'the resend carries the same Message-ID, so mail systems fold the copies').to.equal(ids[0]);
+    expect(ids[0]).to.equal(retried.messageId);
+    const stored = await db.sequelize.query<{ status: string; smtp_phase: string; possible_duplicate: boolean; attempts: number }>(
+      `SELECT status, smtp_phase, possible_duplicate, attempts FROM emails WHERE id = $1`,
+      { bind: [row!.id], type: 'SELECT' as never },
+    );
+    expect(stored[0]).to.deep.equal({ status: 'sent', smtp_phase: 'accepted', possible_duplicate: true, attempts: 2 });
+    // Counted once: one 'sent' and one 'delivered' fact, one charge, one email.sent event that says what happened.
     expect(await count(db.sequelize, `SELECT count(*) AS n FROM email_events WHERE email_id = $1 AND type = 'sent'`, [row!.id])).to.equal(1);
-    expect(await count(db.sequelize, `SELECT count(*) AS n FROM email_events WHERE email_id = $1 AND type = 'delivered'`, [row!.id])).to.equal(0);
+    expect(await count(db.sequelize, `SELECT count(*) AS n FROM email_events WHERE email_id = $1 AND type = 'delivered'`, [row!.id])).to.equal(1);
     expect(await count(db.sequelize, `SELECT count(*) AS n FROM costs WHERE idempotency_key = $1`, [`send:${row!.id}`])).to.equal(1);
-    // And a third call still sends nothing.
+    const [event] = await db.sequelize.query<{ data: { possible_duplicate?: boolean } }>(`SELECT data FROM outbox WHERE campaign_id = $1 AND event = 'email.sent'`, {
+      bind: [campaignId],
+      type: 'SELECT' as never,
+    });
+    expect(event?.data.possible_duplicate).to.equal(true);
+    // A third call sends nothing.
     expect((await send(input(accountId, campaignId, leadId))).outcome).to.equal('already_sent');
-    expect(sink.to('crash@lead.example')).to.have.length(1);
+    expect(sink.to('crash@lead.example')).to.have.length(2);
   });
 
   it('never sends to a suppressed address or a lead that bounced or unsubscribed', async () => {

@@ -71,10 +71,11 @@ export async function runCampaignBatch(deps: BatchDeps, runtime: BatchRuntime, i
 
 /**
  * One run of a batch. A retry of the activity runs it again from the top, and that is correct:
- * sends are at most once per (campaign, lead, step), so an email an earlier attempt settled comes
- * back as it ended (already_sent, bounced, ...) without being written or sent again, and its costs
- * count again because they are summed by their idempotency keys (the workflow never saw the
- * failed attempt's result).
+ * an email an earlier attempt settled comes back as it ended (already_sent, bounced, ...) without
+ * being written or sent again, and its costs count again because they are summed by their
+ * idempotency keys (the workflow never saw the failed attempt's result). One the earlier attempt
+ * left mid-transaction (a killed worker) is sent again with the same Message-ID: only the
+ * server's acceptance makes an email sent (docs/reliability.md).
  *
  * - Mailboxes: a 'deferred' send because of a mailbox's minimum gap is waited out (heartbeating);
  *   one that must wait longer (every mailbox at its daily cap) is 'deferred', and so is every
@@ -128,8 +129,10 @@ class BatchRun {
   }
 
   private async decide(item: BatchItem, state: ItemState, keys: string[]): Promise<BatchItemResult> {
-    // Settled by an earlier attempt: reported as it ended, nothing is written or sent again.
-    if (state.email !== null && state.email.status !== 'deferred') {
+    // Settled by an earlier attempt: reported as it ended, nothing is written or sent again. A
+    // row still 'sending' was left by an attempt that stopped mid-transaction: it is written
+    // and sent again below, with its Message-ID (EmailSender).
+    if (state.email !== null && state.email.status !== 'deferred' && state.email.status !== 'sending') {
       const settled = await this.deps.sender.send(this.sendInput(item, { subject: state.email.subject, html: '', text: '' }));
       if (settled.emailId !== undefined) keys.push(`send:${settled.emailId}`);
       return this.reported(item, settled, state.email.subject);
