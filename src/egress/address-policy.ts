@@ -58,6 +58,58 @@ function canonicalIPv6(address: string): string {
   return new URL(`http://[${address}]/`).hostname.slice(1, -1);
 }
 
+/**
+ * Why the policy refuses `address`, in words for whoever typed it (`169.254.169.254 is a cloud
+ * metadata address (link-local)`), or null when it is allowed. An IPv4-mapped address is shown with
+ * the IPv4 address it stands for, since that is what it reaches.
+ */
+export function explainRefusal(address: string, policy: AddressPolicy): string | null {
+  const verdict = judgeAddress(address, policy);
+  if (verdict.allowed) return null;
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.process(canonicalIPv6(address));
+  } catch {
+    return `${address} is not an IP address`;
+  }
+  const judged = parsed.toString();
+  const metadataRange = METADATA_ADDRESSES.get(judged);
+  const words = metadataRange === undefined ? (RANGE_WORDS[verdict.range] ?? `a ${verdict.range} address`) : `a cloud metadata address (${metadataRange})`;
+  return parsed.kind() === 'ipv4' && address.includes(':') ? `${address} is ${judged}, ${words}` : `${address} is ${words}`;
+}
+
+/**
+ * Where cloud providers serve instance metadata and credentials (AWS, Azure, GCP and most others on
+ * 169.254.169.254; AWS ECS on 169.254.170.2, AWS over IPv6 on fd00:ec2::254; Alibaba on
+ * 100.100.100.200), with the range that refuses each. Naming them says why the refusal matters.
+ */
+const METADATA_ADDRESSES: ReadonlyMap<string, string> = new Map([
+  ['169.254.169.254', 'link-local'],
+  ['169.254.170.2', 'link-local'],
+  ['fd00:ec2::254', 'unique local'],
+  ['100.100.100.200', 'carrier-grade NAT'],
+]);
+
+/** ipaddr.js's range names (and ours above) as a person would say them. */
+const RANGE_WORDS: Readonly<Record<string, string>> = {
+  loopback: 'a loopback address',
+  private: 'a private address (RFC 1918)',
+  linkLocal: 'a link-local address',
+  uniqueLocal: 'a unique local address (fc00::/7)',
+  carrierGradeNat: 'a carrier-grade NAT address (100.64.0.0/10)',
+  unspecified: 'an unspecified address',
+  broadcast: 'the broadcast address',
+  multicast: 'a multicast address',
+  reserved: 'a reserved address',
+  benchmarking: 'a benchmarking address',
+  discard: 'a discard-only address',
+  rfc6052: 'a NAT64 address',
+  rfc6145: 'an IPv4-translated address',
+  '6to4': 'a 6to4 address',
+  teredo: 'a Teredo address',
+  'non-global IPv6': 'not a global unicast IPv6 address',
+};
+
 /** 127.0.0.0/8 or ::1 (the only loopback ipaddr.js knows for IPv6). */
 function isPlainLoopback(a: ipaddr.IPv4 | ipaddr.IPv6): boolean {
   return a.kind() === 'ipv4' || a.toNormalizedString() === '0:0:0:0:0:0:0:1';

@@ -22,6 +22,15 @@ export class EgressError extends Error {
   }
 }
 
+/**
+ * Whether the same request would be refused again: its URL is unusable or its destination is one the
+ * policy refuses. Retrying such a request only repeats the refusal; every other failure (a timeout,
+ * a refused connection, a DNS failure) may pass.
+ */
+export function isPolicyRefusal(reason: EgressFailureReason): boolean {
+  return reason === 'blocked_address' || reason === 'bad_url';
+}
+
 /** The EgressError somewhere in an error's `cause` chain (undici wraps connector errors in "fetch failed"). */
 export function findEgressError(err: unknown): EgressError | undefined {
   for (let e = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {

@@ -1,8 +1,8 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { isIP, type LookupFunction } from 'node:net';
+import type { LookupFunction } from 'node:net';
 import { Agent, buildConnector } from 'undici';
 import type { AddressPolicy } from './address-policy';
-import { assertAllowedAddress, unbracket } from './url-policy';
+import { assertAllowedAddress, assertAllowedHost } from './url-policy';
 
 export interface ResolvedAddress {
   readonly address: string;
@@ -27,7 +27,8 @@ export interface GuardedAgentOptions {
  *   is blocked (a name mixing public and private answers is an attack, not a website) and hands
  *   net.connect only checked addresses; there is no earlier check whose answer DNS could change
  *   afterwards (rebinding), and every new connection resolves and checks again;
- * - an IP literal never reaches `lookup` (net.connect skips it), so it is checked here first.
+ * - an IP literal never reaches `lookup` (net.connect skips it), so it is checked here first, as is
+ *   a loopback name (`localhost`), refused without asking a resolver.
  * Every request that goes through this Agent, whichever undici API sends it, is guarded.
  */
 export function createGuardedAgent(opts: GuardedAgentOptions): Agent {
@@ -51,14 +52,11 @@ export function createGuardedAgent(opts: GuardedAgentOptions): Agent {
   const connectChecked = buildConnector({ timeout: opts.connectTimeoutMs, lookup });
   return new Agent({
     connect: (connectOpts, callback) => {
-      const host = unbracket(connectOpts.hostname);
-      if (isIP(host) !== 0) {
-        try {
-          assertAllowedAddress(host, opts.policy, host);
-        } catch (err) {
-          callback(err as Error, null);
-          return;
-        }
+      try {
+        assertAllowedHost(connectOpts.hostname, opts.policy);
+      } catch (err) {
+        callback(err as Error, null);
+        return;
       }
       connectChecked(connectOpts, callback);
     },

@@ -18,9 +18,11 @@ export interface FailedAttempt {
 /**
  * Records attempts, many in one statement: each attempt row (numbered on from the delivery's
  * count), and the delivery moved to `delivered`, or kept `retrying` with its next retry due
- * `nextRetryMs` after the failure (none when null). Only deliveries in state `from` and in the
- * attempt's cycle are touched: one taken over by another dispatcher, resent or settled meanwhile is
- * left alone. Returns the attempts it recorded, failed ones with the instant they ended.
+ * `nextRetryMs` after the failure (none when null), or — for a failure that is not retryable (the
+ * destination refused by the egress policy) — moved to `failed` at once, with nothing due. Only
+ * deliveries in state `from` and in the attempt's cycle are touched: one taken over by another
+ * dispatcher, resent or settled meanwhile is left alone. Returns the attempts it recorded, failed
+ * ones that still climb the ladder with the instant they ended.
  */
 async function recordAttempts(
   sequelize: Sequelize,
@@ -36,38 +38,44 @@ async function recordAttempts(
     status_code: a.outcome.statusCode,
     error: a.outcome.error,
     ok: a.outcome.ok,
+    refused: !a.outcome.ok && !a.outcome.retryable,
     next_retry_ms: nextRetryMs,
   }));
-  const rows = await sequelize.query<{ id: string; cycle: number; ok: boolean; ended_at: Date }>(
+  const rows = await sequelize.query<{ id: string; cycle: number; ok: boolean; refused: boolean; ended_at: Date }>(
     `WITH x AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb)
-         AS x(id text, cycle int, attempted_at timestamptz, duration_ms int, status_code int, error text, ok boolean, next_retry_ms bigint)
+         AS x(id text, cycle int, attempted_at timestamptz, duration_ms int, status_code int, error text, ok boolean, refused boolean, next_retry_ms bigint)
      ), upd AS (
        UPDATE webhook_deliveries d SET
          attempt_count = d.attempt_count + 1,
-         status = CASE WHEN x.ok THEN 'delivered' ELSE 'retrying' END,
+         status = CASE WHEN x.ok THEN 'delivered' WHEN x.refused THEN 'failed' ELSE 'retrying' END,
          lease_until = NULL,
          last_attempt_at = x.attempted_at, last_status_code = x.status_code, last_error = x.error,
          delivered_at = CASE WHEN x.ok THEN x.attempted_at + x.duration_ms * interval '1 millisecond' END,
-         next_attempt_at = CASE WHEN x.ok OR x.next_retry_ms IS NULL THEN NULL
+         failed_at = CASE WHEN x.refused THEN x.attempted_at + x.duration_ms * interval '1 millisecond' ELSE d.failed_at END,
+         next_attempt_at = CASE WHEN x.ok OR x.refused OR x.next_retry_ms IS NULL THEN NULL
                                 ELSE x.attempted_at + (x.duration_ms + x.next_retry_ms) * interval '1 millisecond' END,
          updated_at = now()
        FROM x WHERE d.id = x.id AND d.cycle = x.cycle AND d.status = $2
-       RETURNING d.id, d.cycle, d.attempt_count, x.attempted_at, x.duration_ms, x.status_code, x.error, x.ok
+       RETURNING d.id, d.cycle, d.attempt_count, x.attempted_at, x.duration_ms, x.status_code, x.error, x.ok, x.refused
      ), logged AS (
        INSERT INTO webhook_attempts (delivery_id, number, cycle, attempted_at, duration_ms, status_code, error, succeeded)
        SELECT id, attempt_count, cycle, attempted_at, duration_ms, status_code, error, ok FROM upd
      )
-     SELECT id, cycle, ok, attempted_at + duration_ms * interval '1 millisecond' AS ended_at FROM upd`,
+     SELECT id, cycle, ok, refused, attempted_at + duration_ms * interval '1 millisecond' AS ended_at FROM upd`,
     { bind: [JSON.stringify(records), from], type: QueryTypes.SELECT },
   );
-  return rows.map((r) => ({ deliveryId: r.id, ok: r.ok, failed: r.ok ? null : { deliveryId: r.id, cycle: r.cycle, failedAt: new Date(r.ended_at) } }));
+  return rows.map((r) => ({
+    deliveryId: r.id,
+    ok: r.ok,
+    failed: r.ok || r.refused ? null : { deliveryId: r.id, cycle: r.cycle, failedAt: new Date(r.ended_at) },
+  }));
 }
 
 /**
  * The dispatcher's first attempts of a cycle: `pending` → `delivered`, or → `retrying` with the
- * first retry due `firstRetryMs` after the failure. Returns the failed ones: each needs its retry
- * workflow started.
+ * first retry due `firstRetryMs` after the failure, or → `failed` when the destination was refused
+ * (not retryable). Returns the ones left retrying: each needs its retry workflow started.
  */
 export async function recordFirstAttempts(sequelize: Sequelize, attempts: readonly FinishedAttempt[], firstRetryMs: number): Promise<FailedAttempt[]> {
   const recorded = await recordAttempts(sequelize, 'pending', attempts.map((attempt) => ({ attempt, nextRetryMs: firstRetryMs })));
@@ -76,8 +84,9 @@ export async function recordFirstAttempts(sequelize: Sequelize, attempts: readon
 
 /**
  * One retry's attempt: `delivered` on success; on failure the delivery stays `retrying` with the
- * next retry's due time (none after the last: the workflow marks it failed next). Returns false
- * when the delivery was not retrying in that cycle (nothing recorded).
+ * next retry's due time (none after the last: the workflow marks it failed next), or is `failed` at
+ * once when the destination was refused. Returns false when the delivery was not retrying in that
+ * cycle (nothing recorded).
  */
 export async function recordRetryAttempt(sequelize: Sequelize, attempt: FinishedAttempt, nextRetryInMs: number | null): Promise<boolean> {
   const recorded = await recordAttempts(sequelize, 'retrying', [{ attempt, nextRetryMs: nextRetryInMs }]);

@@ -121,8 +121,8 @@ describe('outreach webhooks (CLI)', function () {
       [['set', '--account', accountId, '--url', 'https://x.example.com', '--clear-url'], /exactly one of --url <url> and --clear-url/],
       [['set', '--account', accountId, '--url', 'http://public.example.com/hooks'], /--url must be an https URL/],
       [['set', '--account', accountId, '--url', 'https://u:p@x.example.com/'], /--url must not carry credentials/],
-      // Without ALLOW_LOOPBACK_EGRESS, plain http to loopback is refused too.
-      [['set', '--account', accountId, '--url', 'http://127.0.0.1:9/hooks'], /--url must be an https URL/, { ALLOW_LOOPBACK_EGRESS: 'false' }],
+      // Without ALLOW_LOOPBACK_EGRESS, loopback is refused as delivery would refuse it.
+      [['set', '--account', accountId, '--url', 'http://127.0.0.1:9/hooks'], /--url must point to a public address: 127\.0\.0\.1 is a loopback address/, { ALLOW_LOOPBACK_EGRESS: 'false' }],
       [['set', '--url', 'https://x.example.com'], /required option '--account <id>'/],
       [['set', '--account', 'acc_doesnotexist', '--clear-url'], /No account acc_doesnotexist/],
       [['rotate-secret', '--account', accountId, '--secret', 'not-a-secret'], /--secret <whsec_...>' argument 'not-a-secret' is invalid\. must start with whsec_/],

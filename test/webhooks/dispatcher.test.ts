@@ -1,3 +1,4 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import { QueryTypes, type Sequelize } from 'sequelize';
@@ -239,17 +240,23 @@ describe('webhook dispatcher (dev server, real worker, receivers on loopback)', 
       expect(attempt?.duration_ms).to.be.at.least(10_000).and.below(11_000);
     });
 
-    it('a global URL on a private address (written past the API) is refused by the egress client: blocked_address, no connection made', async () => {
+    it('a global URL on a private address (written past the API) is refused by the egress client: blocked_address, no connection made, failed at once without a retry workflow', async () => {
       const a = await account();
-      // The API would take it (https); the egress client judges the address when it connects.
+      // The API refuses it now; one stored before that rule is judged by the egress client when it connects.
       await sequelize().query(`UPDATE webhook_settings SET url = 'https://10.0.0.1/hooks' WHERE account_id = $1`, { bind: [a.accountId] });
       const [eventId] = (await emit([startedEvent(a)])) as [string];
-      const row = await failedFirstAttempt(eventId);
-      expect(row).to.include({ url: 'https://10.0.0.1/hooks', status: 'retrying', last_status_code: null });
-      expect(row.last_error).to.match(/^blocked_address: Refused to connect to 10\.0\.0\.1.*private/);
+      const row = await eventually('the refused delivery failed', async () => {
+        const [d] = await deliveriesOf(sequelize(), eventId);
+        return d?.status === 'failed' ? d : undefined;
+      });
+      expect(row).to.include({ url: 'https://10.0.0.1/hooks', status: 'failed', last_status_code: null, next_attempt_at: null, retry_workflow_id: null });
+      expect(row.last_error).to.match(/^blocked_address: Refused to connect to 10\.0\.0\.1.*private.*\(not retried\)$/);
       const [attempt] = await attemptRows(sequelize(), row.id);
       // Refused before any connection: no TLS handshake, no 10 s wait on an unroutable address.
       expect(attempt?.duration_ms).to.be.below(1_000);
+      // No ladder: the retry workflow was never started.
+      const started = await stack.client.workflow.getHandle(retryWorkflowId(row.id, 1)).describe().then(() => true, (err: unknown) => (err instanceof WorkflowNotFoundError ? false : Promise.reject(err)));
+      expect(started).to.equal(false);
     });
   });
 

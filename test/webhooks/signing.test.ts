@@ -151,18 +151,21 @@ describe('webhook signing (unit)', () => {
   });
 
   describe('webhookUrlProblem', () => {
-    it('accepts https URLs, public or not (the egress client judges addresses when it connects)', () => {
-      for (const url of ['https://hooks.example.com/outreach', 'https://hooks.example.com:8443/a?b=c', 'https://10.0.0.1/hook', 'https://[2001:db8::1]/x']) {
+    it('accepts https URLs on names and public addresses (a name is judged by its addresses when an attempt connects)', () => {
+      for (const url of ['https://hooks.example.com/outreach', 'https://hooks.example.com:8443/a?b=c', 'https://93.184.216.34/hook', 'https://[2606:4700:4700::1111]/x']) {
         expect(webhookUrlProblem(url, false), url).to.equal(null);
       }
+      // Private or reserved literal addresses are refused when saved (test/webhooks/webhook-url-refusal.test.ts).
+      expect(webhookUrlProblem('https://10.0.0.1/hook', true)).to.equal('must point to a public address: 10.0.0.1 is a private address (RFC 1918)');
+      expect(webhookUrlProblem('https://[2001:db8::1]/x', false)).to.equal('must point to a public address: 2001:db8::1 is a reserved address');
     });
 
     it('accepts plain http only to a loopback host, and only when loopback egress is allowed', () => {
       for (const url of ['http://127.0.0.1:8080/hooks', 'http://localhost:3000/h', 'http://[::1]:9000/']) {
         expect(webhookUrlProblem(url, true), url).to.equal(null);
-        expect(webhookUrlProblem(url, false), url).to.equal('must be an https URL');
+        expect(webhookUrlProblem(url, false), url).to.match(/^must point to a public address: .* loopback/);
       }
-      for (const url of ['http://hooks.example.com/outreach', 'http://10.0.0.1/hook', 'http://127.0.0.1.nip.io/h']) {
+      for (const url of ['http://hooks.example.com/outreach', 'http://127.0.0.1.nip.io/h']) {
         expect(webhookUrlProblem(url, true), url).to.equal('must be an https URL');
       }
     });

@@ -25,7 +25,9 @@ export type RetryOutcome =
   /** Not delivered this time (the next retry, or failed after the last). */
   | 'failed'
   /** The delivery is no longer this cycle's to retry (resent, or settled elsewhere): nothing was posted. */
-  | 'superseded';
+  | 'superseded'
+  /** The egress policy refused the destination: the delivery is already failed, and no retry follows. */
+  | 'refused';
 
 export interface WebhookRetryResult {
   readonly outcome: RetryOutcome;

@@ -29,8 +29,9 @@ export const WebhookSettingsPatch = Type.Object(
   {
     url: Type.Union([Type.String(), Type.Null()], {
       description:
-        'The global webhook URL: an absolute https URL without credentials (plain http only to a loopback host when the service runs with ' +
-        'ALLOW_LOOPBACK_EGRESS). Stored normalised. Null clears it.',
+        'The global webhook URL: an absolute https URL without credentials whose host is not a private, loopback, link-local, reserved or ' +
+        'metadata address or a localhost name (loopback and plain http to it only when the service runs with ALLOW_LOOPBACK_EGRESS). ' +
+        'Stored normalised. Null clears it.',
     }),
   },
   { additionalProperties: false },
@@ -51,7 +52,8 @@ const Status = StringEnum(DELIVERY_STATUSES, {
   description:
     'pending: the attempt is being made (or a resend is about to be taken); retrying: an attempt failed and the next retry is due at ' +
     'nextAttemptAt (1 min, 5 min, 30 min, 2 h, 24 h after each failure); delivered: the receiver answered 2xx; failed: the fifth retry ' +
-    'failed too (or a test event failed: those are not retried).',
+    'failed too, or the destination was refused (a host that is or resolves to a private, loopback, link-local or metadata address: ' +
+    'not retried, lastError says why), or a test event failed (those are not retried).',
 });
 
 const EventKind = StringEnum(LOGGED_EVENT_KINDS, { description: 'The event name (webhook.test: a test event sent on request).' });
@@ -69,7 +71,10 @@ export const Delivery = Type.Object(
     nextAttemptAt: Nullable(Timestamp, 'When the next attempt is due; null when none is planned.'),
     lastAttemptAt: Nullable(Timestamp, 'Null before the first attempt.'),
     lastStatusCode: Nullable(Type.Integer(), "The receiver's status at the last attempt; null if it never answered."),
-    lastError: Nullable(Type.String(), 'Why the last attempt failed (e.g. "HTTP 500", a connection error, a timeout); null when it succeeded.'),
+    lastError: Nullable(
+      Type.String(),
+      'Why the last attempt failed (e.g. "HTTP 500", a connection error, a timeout, or "blocked_address: …" for a refused destination); null when it succeeded.',
+    ),
     deliveredAt: Nullable(Timestamp, 'When the receiver last answered 2xx.'),
     failedAt: Nullable(Timestamp, 'When the delivery was given up.'),
     createdAt: Timestamp,

@@ -33,7 +33,10 @@ const patchSettings = defineRoute({
   operationId: 'updateWebhookSettings',
   summary: 'Set or clear the global webhook URL',
   description:
-    'The URL must be an absolute https URL without credentials; it is stored in normalised form (e.g. a lowercase host). It applies to events ' +
+    'The URL must be an absolute https URL without credentials, and its host must not be a private, loopback, link-local, reserved or cloud ' +
+    'metadata address (in any spelling: 2130706433, 0177.0.0.1, [::ffff:7f00:1] are 127.0.0.1) nor a localhost name: a 400 names the reason. ' +
+    'A name that resolves to such an address is refused when a delivery is attempted: the delivery fails at once, not retried. ' +
+    'The URL is stored in normalised form (e.g. a lowercase host). It applies to events ' +
     'dispatched from now on; deliveries already made keep their URL. null clears it (campaigns with their own reporting.webhook_url still ' +
     'receive their events). Send a test event (POST /v1/webhooks/test) to check the endpoint.',
   tags: ['webhooks'],
