@@ -196,8 +196,8 @@ describe('Surface B statistics: GET /v1/runs/stats/costs and GET /v1/email-gatew
         ['from=2026-02-30', /from/],
         ['to=yesterday', /to/],
         ['from=2026-03-02&to=2026-03-01', /after/],
-        ['from=0000-01-01', /query.from must be a day from 1970-01-01/],
-        ['to=9999-12-31', /query.to must be a day from 1970-01-01 to 9999-12-30/],
+        ['from=0000-01-01', /query.from must be a date YYYY-MM-DD, a real day from 1970-01-01 to 9999-12-31/],
+        ['to=10000-01-01', /query.to must be a date YYYY-MM-DD, a real day from 1970-01-01 to 9999-12-31/],
         ['brandId=', /brandId/],
         ['limit=5', /unknown field "limit"/],
       ];

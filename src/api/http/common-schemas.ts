@@ -12,3 +12,9 @@ export const Pagination = Type.Object(
 );
 
 export const Timestamp = Type.String({ format: 'date-time' });
+
+/**
+ * The pattern of a string that must not be blank: one character other than white space. Its 400
+ * reads `body.name must not be blank` (validation.ts).
+ */
+export const NOT_BLANK = '\\S';

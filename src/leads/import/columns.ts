@@ -79,8 +79,19 @@ export class ImportHeaderError extends Error {
   override readonly name = 'ImportHeaderError';
 }
 
+/**
+ * Most columns a CSV may have. The exports this reads have tens (Apollo about 70), a CRM export of
+ * every property a few hundred; a header past this is not a lead list (or not comma-separated).
+ */
+export const MAX_COLUMNS = 1000;
+
+export function tooManyColumns(count: number): ImportHeaderError {
+  return new ImportHeaderError(`The CSV header has ${count} columns; at most ${MAX_COLUMNS} are allowed`);
+}
+
 /** Reads the header row. An unusable header (no email column) stops the import before any row. */
 export function mapHeader(header: readonly string[]): ColumnMap {
+  if (header.length > MAX_COLUMNS) throw tooManyColumns(header.length);
   const columns = new Map<ColumnTarget, number[]>();
   const used: string[] = [];
   const ignored: string[] = [];

@@ -5,8 +5,9 @@ import { suppressedAmong } from '../../suppressions/suppression-repository';
 import type { LeadInput } from '../fields';
 import { insertNewLeads } from '../lead-repository';
 import { byteMeter } from './byte-meter';
-import { ImportHeaderError, mapHeader, type ColumnMap } from './columns';
+import { ImportHeaderError, mapHeader, MAX_COLUMNS, tooManyColumns, type ColumnMap } from './columns';
 import { RecordLines } from './line-numbers';
+import { recordSizeGuard } from './record-size-guard';
 import { rowToLead } from './row';
 
 export interface ImportLineError {
@@ -47,14 +48,21 @@ interface ParsedRow {
   readonly line: number;
 }
 
-/** A row longer than this is refused: usually an unclosed quote swallowing the rest of the file. */
-const MAX_RECORD_CHARS = 64 * 1024;
+/**
+ * A row (the header included) longer than this many bytes is not read: usually an unclosed quote
+ * swallowing the rest of the file. It is one invalid row, reported with its line, and the rows
+ * after it are imported (see record-size-guard.ts); a header this long is a 400.
+ */
+export const MAX_ROW_BYTES = 64 * 1024;
+
+const TOO_LONG = `row is longer than ${MAX_ROW_BYTES / 1024} KB (an unclosed quote?)`;
 
 const CSV_ERRORS: Partial<Record<CsvError['code'], string>> = {
   CSV_QUOTE_NOT_CLOSED: 'a quoted field is not closed',
   CSV_INVALID_CLOSING_QUOTE: 'unexpected character after a closing quote',
   CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: 'unexpected character after a closing quote',
-  CSV_MAX_RECORD_SIZE: `row is longer than ${MAX_RECORD_CHARS / 1024} KB (an unclosed quote?)`,
+  // Only if the guard and the parser ever read a row's end differently: the parser then reads nothing more.
+  CSV_MAX_RECORD_SIZE: `${TOO_LONG}; the rest of the file could not be read`,
   INVALID_OPENING_QUOTE: 'a quote inside an unquoted field',
 };
 
@@ -80,6 +88,15 @@ export async function importLeadsCsv(sequelize: Sequelize, accountId: string, so
   };
 
   const lines = new RecordLines();
+  let parserGaveUp = false;
+  const guard = recordSizeGuard({
+    maxRecordBytes: MAX_ROW_BYTES,
+    onOversize: ({ line, columns, first }) => {
+      if (first) throw columns > MAX_COLUMNS ? tooManyColumns(columns) : new ImportHeaderError(`The CSV header is longer than ${MAX_ROW_BYTES / 1024} KB`);
+      unreadable++;
+      fail(line, TOO_LONG);
+    },
+  });
   const options: Options<ParsedRow, string[]> = {
     bom: true,
     skip_empty_lines: true,
@@ -87,11 +104,17 @@ export async function importLeadsCsv(sequelize: Sequelize, accountId: string, so
     relax_column_count: true,
     // A stray quote inside an unquoted field ("The "Best" Co") is kept as text.
     relax_quotes: true,
-    max_record_size: MAX_RECORD_CHARS,
+    // A backstop only: the guard keeps every longer row from the parser.
+    max_record_size: 2 * MAX_ROW_BYTES,
     // Both hooks run as the parser goes, in file order: that is where a record's first line is known.
     on_record: (record: string[], context) => ({ record, line: lines.startOf(context.lines, context.empty_lines) }),
     skip_records_with_error: true,
     on_skip: (err) => {
+      // Past its max_record_size the parser reports every later chunk again: one row, once.
+      if (err?.code === 'CSV_MAX_RECORD_SIZE') {
+        if (parserGaveUp) return undefined;
+        parserGaveUp = true;
+      }
       unreadable++;
       const end = typeof err?.lines === 'number' ? err.lines : 0;
       const empty = typeof err?.empty_lines === 'number' ? err.empty_lines : 0;
@@ -102,7 +125,7 @@ export async function importLeadsCsv(sequelize: Sequelize, accountId: string, so
   // csv-parse's overloads type on_record's result only for `columns` parsing; the records are ParsedRow.
   const parser = parse(options as unknown as Options);
   // pipeline destroys every stage on an error (too large, aborted upload), so the loop below throws it.
-  pipeline(source, byteMeter({ maxBytes: opts.maxBytes, onBytes: opts.onBytes }), parser, () => undefined);
+  pipeline(source, byteMeter({ maxBytes: opts.maxBytes, onBytes: opts.onBytes }), guard, parser, () => undefined);
 
   try {
     return await sequelize.transaction(async (tx) => {

@@ -5,7 +5,7 @@ import { findTemplate, TEMPLATE_NAMES } from '../../../campaigns/model/templates
 import { normalizeWebhookUrl, webhookUrlProblem } from '../../../webhooks/webhook-url';
 import { badRequest } from '../../http/errors';
 import type { AudienceFilters } from '../../../campaigns/audience/types';
-import { audienceFields, brandIdOf, DEFAULT_SCHEDULE, siteField, usd } from './create-fields';
+import { audienceFields, brandIdOf, DEFAULT_SCHEDULE, optionalText, siteField, usd } from './create-fields';
 import type { CreateCampaignBodyA } from './schemas-a';
 
 type Body = Static<typeof CreateCampaignBodyA>;
@@ -36,12 +36,12 @@ export function campaignFieldsFromA(body: Body, accountId: string, config: Pick<
   return {
     accountId,
     createdVia: 'a',
-    name: body.name ?? `${template.title} for ${target.hostname.replace(/^www\./, '')}`,
+    name: body.name?.trim() ?? `${template.title} for ${target.hostname.replace(/^www\./, '')}`,
     mcp: template.name,
     targetUrl: body.target_url.trim(),
     brandId: brandIdOf(target),
-    targetAudience: body.target_audience ?? null,
-    ...audienceFields(body.target_audience ?? null, filtersOfA(body.audience), 'audience.company_sizes'),
+    targetAudience: optionalText(body.target_audience),
+    ...audienceFields(optionalText(body.target_audience), filtersOfA(body.audience), 'audience.company_sizes'),
     budgetMaxDailyUsd: usd(budget.max_daily_usd),
     budgetMaxWeeklyUsd: usd(budget.max_weekly_usd),
     budgetMaxMonthlyUsd: usd(budget.max_monthly_usd),

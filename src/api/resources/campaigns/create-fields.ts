@@ -15,17 +15,39 @@ export const DEFAULT_SCHEDULE = {
   sendWindowEndMinute: 17 * 60,
 } as const satisfies Partial<NewCampaign>;
 
+// A DNS label: letters, digits and hyphens (the URL parser lower-cases a host and spells an
+// international one in xn-- punycode), 1 to 63 of them, no hyphen at either end.
+const DNS_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+/** A host a site can live at: a domain name (a final dot allowed) of at most 253 characters, or an IP address. */
+function isSiteHost(host: string): boolean {
+  if (host.startsWith('[')) return true; // an IPv6 literal, which the URL parser has checked
+  const name = host.endsWith('.') ? host.slice(0, -1) : host;
+  return name.length <= 253 && name.split('.').every((label) => DNS_LABEL.test(label));
+}
+
 /**
  * The site a campaign speaks for (`target_url` on A, `brandUrl` on B) as a URL, checked the way a
- * scrape checks it (a bare domain means https); a 400 naming the field when it is unusable.
+ * scrape checks it (a bare domain means https), with a host that can exist (no `a..example`, no
+ * `-a.example`, no `a_b.example`); a 400 naming the field when it is unusable. Both surfaces
+ * refuse the same values: this is their one check.
  */
 export function siteField(value: string, field: string): URL {
+  let url: URL;
   try {
-    return siteUrl(value);
+    url = siteUrl(value);
   } catch (err) {
     if (err instanceof ScrapeError) throw badRequest(`${field}: ${err.message.replace(/^url /, '')}`);
     throw err;
   }
+  if (!isSiteHost(url.hostname)) throw badRequest(`${field}: host ${JSON.stringify(url.hostname.slice(0, 200))} is not a valid domain name`);
+  return url;
+}
+
+/** A create request's optional text, trimmed; null when there is none: a blank field says nothing. */
+export function optionalText(value: string | undefined): string | null {
+  const text = value?.trim() ?? '';
+  return text === '' ? null : text;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { pipeline, Transform, type Readable } from 'node:stream';
-import { stringify, type CastingContext } from 'csv-stringify';
+import { stringify } from 'csv-stringify';
 import type { ExportRow } from '../../../campaigns/reporting/export-rows';
 import type { Logger } from '../../../log/logger';
 import type { ExportFormat } from './schemas-a';
@@ -22,20 +22,15 @@ export const EXPORT_COLUMNS: ReadonlyArray<{ readonly header: string; readonly k
   { header: 'bounce_reason', key: 'bounceReason' },
 ];
 
-// A cell a spreadsheet would read as a formula (=, +, -, @, or a tab or carriage return before
-// one). Reply previews, names and subjects come from strangers, so such a cell is written with a
-// leading apostrophe, the usual guard against formula injection (OWASP "CSV injection").
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-function guardFormula(value: string, context: CastingContext): string {
-  return !context.header && FORMULA_START.test(value) ? `'${value}` : value;
-}
-
 function csvFormatter(): Transform {
   return stringify({
     header: true,
     columns: EXPORT_COLUMNS.map((c) => ({ key: c.key, header: c.header })),
-    cast: { string: guardFormula },
+    // A text cell a spreadsheet would run as a formula gets a leading apostrophe (OWASP "CSV
+    // injection"): one starting with =, +, -, @, their full-width forms (＝ ＋ － ＠, which some
+    // spreadsheets read as the ASCII ones), a tab or a carriage return. Reply previews, names and
+    // subjects come from strangers. Numbers (step) are left alone.
+    escape_formulas: true,
   });
 }
 

@@ -2,12 +2,12 @@ import { Type } from '@sinclair/typebox';
 import { SENTIMENTS } from '../../../db/models/reply';
 import { PageQuery, Pagination, Timestamp } from '../../http/common-schemas';
 import { StringEnum } from '../string-enum';
-import { AudienceFiltersSchema, AudienceText, AudienceView, CampaignStatsResponse, CampaignStatus, ControlResponse, Count, DailyLimit, DashboardUrl, HeadlineStats, Nullable, StatusReason, Usd } from './schemas';
+import { AudienceFiltersSchema, AudienceText, AudienceView, CampaignName, CampaignStatsResponse, CampaignStatus, ControlResponse, Count, DailyLimit, DashboardUrl, HeadlineStats, Nullable, SiteUrl, StatusReason, Usd } from './schemas';
 
 /** Surface A's campaign schemas: snake_case. The pieces Surface B shares come from schemas.ts. */
 
-/** Years from 1970: PostgreSQL has no year 0, and no campaign has a day before the epoch. */
-const Day = (description: string) => Type.String({ format: 'date', pattern: '^(19[7-9][0-9]|[2-9][0-9]{3})-', description });
+/** A day, YYYY-MM-DD: every `date` is a real day from 1970-01-01 to 9999-12-31 (http/date-formats.ts). */
+const Day = (description: string) => Type.String({ format: 'date', description });
 
 // --- GET and POST /campaigns ---
 
@@ -39,10 +39,10 @@ const HourMinute = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:0
 export const CreateCampaignBodyA = Type.Object(
   {
     mcp: Type.String({ minLength: 1, maxLength: 100, description: 'Outreach template: sales_outreach, partnerships, recruiting, fundraising or customer_feedback.' }),
-    target_url: Type.String({ minLength: 1, maxLength: 2048, description: 'Domain (acme.com) or http(s) URL of the company the campaign speaks for.' }),
+    target_url: SiteUrl('Domain (acme.com) or http(s) URL of the company the campaign speaks for.'),
     target_audience: Type.Optional(AudienceText('Who the emails are for, as written ("CTOs at fintechs in Germany"). Without `audience`, the filters are read from it: by the LLM of the account (its OpenAI or Anthropic key) when it has one, else, or when that fails, by the built-in parser.')),
     audience: Type.Optional(AudienceFiltersSchema('snake', true)),
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Defaults to "<template> for <target host>".' })),
+    name: Type.Optional(CampaignName('Not blank. Defaults to "<template> for <target host>".')),
     calendar_link: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'https booking page (Cal.com, Calendly, ...) the emails invite leads to; bookings through it count as meetings.' })),
     budget: Type.Optional(
       Type.Object(
@@ -59,7 +59,7 @@ export const CreateCampaignBodyA = Type.Object(
         {
           frequency: Type.Optional(Type.Union([Type.Literal('daily'), Type.Literal('weekdays'), Type.Literal('weekly')], { description: 'Sending days. Default daily.' })),
           trial_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
-          start_date: Type.Optional(Type.String({ format: 'date', description: 'YYYY-MM-DD; nothing is sent before 00:00 UTC of this date.' })),
+          start_date: Type.Optional(Day('YYYY-MM-DD, from 1970-01-01 to 9999-12-31; nothing is sent before 00:00 UTC of this date.')),
           timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone of the sending window. Default UTC.' })),
           send_window: Type.Optional(
             Type.Object({ start: HourMinute, end: HourMinute }, { additionalProperties: false, description: 'Local hours emails leave in. Default 09:00-17:00.' }),

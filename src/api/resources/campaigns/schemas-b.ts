@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { CAMPAIGN_STATUSES } from '../../../db/models/campaign';
 import { Timestamp } from '../../http/common-schemas';
 import { StringEnum } from '../string-enum';
-import { AudienceFiltersSchema, AudienceText, AudienceView, CampaignStatsResponse, CampaignStatus, ControlResponse, DailyLimit, DashboardUrl, HeadlineStats, Nullable, StatusReason, Usd } from './schemas';
+import { AudienceFiltersSchema, AudienceText, AudienceView, CampaignName, CampaignStatsResponse, CampaignStatus, ControlResponse, DailyLimit, DashboardUrl, HeadlineStats, Nullable, SiteUrl, StatusReason, Usd } from './schemas';
 
 /**
  * Surface B's campaign schemas: camelCase, over the same rows as Surface A's, so a campaign made on
@@ -16,12 +16,8 @@ const Text = (maxLength: number, description: string) => Type.String({ maxLength
 
 export const CreateCampaignBodyB = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200, description: 'The campaign\'s name; not blank.' }),
-    brandUrl: Type.String({
-      minLength: 1,
-      maxLength: 2048,
-      description: 'The site of the company the campaign speaks for: an http(s) URL or a bare domain (https is assumed). Its host, without www., is the brandId.',
-    }),
+    name: CampaignName('The campaign\'s name; not blank.'),
+    brandUrl: SiteUrl('The site of the company the campaign speaks for: an http(s) URL or a bare domain (https is assumed). Its host, without www., is the brandId.'),
     targetAudience: Type.Optional(AudienceText('Who the emails are for, e.g. "CFOs of mid-size logistics companies". Without `audience`, the filters are read from it: by the LLM of the account (its OpenAI or Anthropic key) when it has one, else, or when that fails, by the built-in parser.')),
     audience: Type.Optional(AudienceFiltersSchema('camel', true)),
     targetOutcome: Type.Optional(Text(2000, 'What the campaign wants from a lead, e.g. "a 20-minute demo call".')),

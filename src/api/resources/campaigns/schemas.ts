@@ -3,7 +3,7 @@ import { MAX_AUDIENCE_TEXT_LENGTH } from '../../../campaigns/audience/parse-text
 import { AUDIENCE_SOURCES } from '../../../campaigns/audience/types';
 import { CAMPAIGN_STATUSES } from '../../../db/models/campaign';
 import { SENIORITIES } from '../../../leads/profile/types';
-import { Timestamp } from '../../http/common-schemas';
+import { NOT_BLANK, Timestamp } from '../../http/common-schemas';
 import { StringEnum } from '../string-enum';
 import { cased, CasedObject, type Casing } from './casing';
 
@@ -29,6 +29,17 @@ export const StatusReason = Nullable(
   Type.String(),
   'Why the campaign is in its status: manual, budget_exceeded or quota_exceeded (paused), trial_ended or schedule_complete (completed), a failure reason (failed); null otherwise.',
 );
+
+// --- create bodies: the fields both surfaces take, checked alike (create-fields.ts checks further) ---
+
+/** A campaign's name: 1 to 200 characters, not blank (stored trimmed). */
+export const CampaignName = (description: string) => Type.String({ minLength: 1, maxLength: 200, pattern: NOT_BLANK, description });
+
+/**
+ * The site a campaign speaks for (`target_url` on A, `brandUrl` on B): an http(s) URL or a bare
+ * domain, whose host must be a valid domain name or IP address (siteField in create-fields.ts).
+ */
+export const SiteUrl = (description: string) => Type.String({ minLength: 1, maxLength: 2048, description });
 
 export const DailyLimit = Nullable(Type.Number({ minimum: 0 }), 'Null: no daily limit.');
 
@@ -131,7 +142,7 @@ export const AudienceText = (description: string) => Type.String({ maxLength: MA
 export function AudienceFiltersSchema<C extends Casing>(casing: C, bounded: boolean) {
   const Value = (description?: string) =>
     bounded
-      ? Type.String({ minLength: 1, maxLength: AUDIENCE_BOUNDS.maxLength, pattern: '\\S', ...(description === undefined ? {} : { description }) })
+      ? Type.String({ minLength: 1, maxLength: AUDIENCE_BOUNDS.maxLength, pattern: NOT_BLANK, ...(description === undefined ? {} : { description }) })
       : Type.String(description === undefined ? {} : { description });
   const List = <T extends TSchema>(item: T, description?: string) =>
     Type.Optional(Type.Array(item, { ...(bounded ? { maxItems: AUDIENCE_BOUNDS.maxItems } : {}), ...(description === undefined ? {} : { description }) }));

@@ -1,6 +1,7 @@
 import { parseEnrichIdentity } from '../../../leads/enrich-identity';
 import { enrichLead } from '../../../leads/enrich-lead';
-import { importLeadsCsv } from '../../../leads/import/import-csv';
+import { MAX_COLUMNS } from '../../../leads/import/columns';
+import { importLeadsCsv, MAX_ROW_BYTES } from '../../../leads/import/import-csv';
 import { uploadBody } from '../../../leads/import/upload-body';
 import { getLead, listLeads } from '../../../leads/lead-repository';
 import { searchLeads } from '../../../leads/search-leads';
@@ -28,6 +29,7 @@ const importLeads = defineRoute({
     'Other columns are ignored; the answer lists the columns used and ignored. Each lead gets its profile (title, seniority, department, ' +
     'country, city, industry, company size in normalised form) for audience matching. ' +
     'Each row is checked on its own: an invalid row is skipped and reported with the line it starts on; the rest are imported. ' +
+    `A row longer than ${MAX_ROW_BYTES / 1024} KB (an unclosed quote?) is one invalid row; a header of more than ${MAX_COLUMNS} columns or longer than ${MAX_ROW_BYTES / 1024} KB is a 400. ` +
     'Addresses the account already has (or that appear twice) are duplicates and leave the stored lead unchanged; suppressed addresses are skipped. ' +
     'An upload that breaks off or passes 50 MB imports nothing.',
   tags: ['leads'],

@@ -1,14 +1,10 @@
 import { costGroups } from '../../../campaigns/reporting/cost-groups';
 import { addDays, startOfUtcDay } from '../../../campaigns/reporting/utc-dates';
+import { LAST_DAY } from '../../http/date-formats';
 import { badRequest } from '../../http/errors';
 import { defineRoute } from '../../http/route';
 import { brandFilter } from './brand-id';
 import { CostStatsQuery, CostStatsResponse } from './cost-schemas';
-
-// Days PostgreSQL and an ISO timestamp can both hold, `to`'s following midnight included: a valid
-// date such as 0000-01-01 (no year 0 in PostgreSQL) must be a 400, not a database error.
-const FIRST_DAY = '1970-01-01';
-const LAST_DAY = '9999-12-30';
 
 const costs = defineRoute({
   method: 'get',
@@ -27,15 +23,13 @@ const costs = defineRoute({
   handler: async ({ query }, { auth, deps }) => {
     const groupBy = query.groupBy ?? 'costName';
     const brandId = brandFilter(query.brandId);
-    for (const [name, day] of [['from', query.from], ['to', query.to]] as const) {
-      if (day !== undefined && (day < FIRST_DAY || day > LAST_DAY)) throw badRequest(`query.${name} must be a day from ${FIRST_DAY} to ${LAST_DAY}`);
-    }
     if (query.from !== undefined && query.to !== undefined && query.from > query.to) throw badRequest(`from (${query.from}) is after to (${query.to})`);
     const result = await costGroups(deps.sequelize, auth.accountId, {
       groupBy,
       brandId,
       from: query.from === undefined ? null : startOfUtcDay(query.from),
-      to: query.to === undefined ? null : startOfUtcDay(addDays(query.to, 1)),
+      // from and to are days of FIRST_DAY..LAST_DAY (the `date` format); after LAST_DAY there is no midnight to end at (year 10000).
+      to: query.to === undefined || query.to === LAST_DAY ? null : startOfUtcDay(addDays(query.to, 1)),
     });
     return { body: { groupBy, brandId, from: query.from ?? null, to: query.to ?? null, totalCostUsd: result.totalCostUsd, groups: result.groups } };
   },
