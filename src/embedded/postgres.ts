@@ -4,8 +4,10 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
+import { portIsFree } from '../net/ports';
 import { stopProcess } from './child-process';
 import { postgresBinaries } from './postgres-binaries';
+import { processInfo, type ProcessInfo } from './process-table';
 import { postgresRunAs, type RunAs } from './run-as';
 
 const EMBEDDED_DB_NAME = 'outreach';
@@ -36,16 +38,44 @@ function layout(dataDir: string): Layout {
   return { clusterDir: path.join(dataDir, 'postgres'), passwordFile: path.join(dataDir, 'postgres.password') };
 }
 
+/** Where initdb builds a new cluster before it is moved into place: `<dataDir>/postgres.init-<pid>`. */
+const STAGING_PREFIX = 'postgres.init-';
+/** initdb takes seconds; a staging directory this old is a leftover even if its pid is in use again. */
+const STAGING_STALE_MS = 10 * 60_000;
+
 function urlFor(port: number, password: string): string {
   return `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${EMBEDDED_DB_NAME}`;
 }
 
-/** The pid and port of a live postmaster on this cluster, from its postmaster.pid file. */
-export async function runningPostmaster(dataDir: string): Promise<{ pid: number; port: number } | undefined> {
-  const pidFile = path.join(layout(dataDir).clusterDir, 'postmaster.pid');
+/**
+ * Whether a process is a server of this cluster: its postmaster (started with `-D <clusterDir>`),
+ * or one of the postmaster's children, which show `postgres: ...` as their command and keep the
+ * cluster as their working directory. Another PostgreSQL, or anything else, is not.
+ */
+export function isPostgresOf(proc: ProcessInfo, clusterDirs: readonly string[]): 'postmaster' | 'child' | undefined {
+  const argv0 = proc.args[0] ?? '';
+  if (!path.basename(argv0).startsWith('postgres')) return undefined;
+  if (proc.args.some((a, i) => a === '-D' && clusterDirs.includes(path.resolve(proc.args[i + 1] ?? '')))) return 'postmaster';
+  if (argv0.startsWith('postgres:') && proc.cwd !== undefined && clusterDirs.includes(proc.cwd)) return 'child';
+  return undefined;
+}
+
+/** The cluster directory of a DATA_DIR as given and with symlinks resolved (as /proc shows a working directory). */
+export async function clusterDirsOf(dataDir: string): Promise<string[]> {
+  const dir = layout(dataDir).clusterDir;
+  const real = await fs.realpath(dir).catch(() => dir);
+  return real === dir ? [dir] : [dir, real];
+}
+
+interface PidFile {
+  readonly pid: number;
+  readonly port: number;
+}
+
+async function readPidFile(clusterDir: string): Promise<PidFile | undefined> {
   let text: string;
   try {
-    text = await fs.readFile(pidFile, 'utf8');
+    text = await fs.readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8');
   } catch {
     return undefined;
   }
@@ -53,23 +83,94 @@ export async function runningPostmaster(dataDir: string): Promise<{ pid: number;
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
   if (!Number.isInteger(pid) || pid <= 0) return undefined;
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return undefined; // stale file from a crash; postgres itself will clean it up at start
-  }
   return { pid, port };
 }
 
-async function ensurePassword(file: string): Promise<string> {
+/**
+ * The pid and port of a live postmaster on this cluster, from its postmaster.pid file. A file whose
+ * pid is gone, or now belongs to another program (pids are reused, and a restarted container hands
+ * out the same small ones again), names no running server.
+ */
+export async function runningPostmaster(dataDir: string): Promise<{ pid: number; port: number } | undefined> {
+  const file = await readPidFile(layout(dataDir).clusterDir);
+  if (file === undefined) return undefined;
+  const proc = await processInfo(file.pid);
+  if (proc === undefined || isPostgresOf(proc, await clusterDirsOf(dataDir)) !== 'postmaster') return undefined;
+  return file;
+}
+
+/**
+ * A postmaster.pid left by a crash whose pid now belongs to another program: PostgreSQL would take
+ * that program for a server still running on the cluster and refuse to start, so the file goes.
+ * One whose pid is gone stays: PostgreSQL removes it itself, after checking that no process of the
+ * crashed server still uses its shared memory (a check the file is needed for).
+ */
+async function removePidFileOfAnotherProgram(dataDir: string, log: (msg: string) => void): Promise<void> {
+  const clusterDir = layout(dataDir).clusterDir;
+  const file = await readPidFile(clusterDir);
+  if (file === undefined) return;
+  const proc = await processInfo(file.pid);
+  if (proc === undefined || isPostgresOf(proc, await clusterDirsOf(dataDir)) !== undefined) return;
+  await fs.rm(path.join(clusterDir, 'postmaster.pid'), { force: true });
+  log(`removed a stale postmaster.pid: its pid ${file.pid} is now another program (${path.basename(proc.args[0] ?? '?')})`);
+}
+
+/**
+ * The cluster's password, created once. Written to a temporary file, flushed and then linked into
+ * place, so a crash never leaves an empty or half-written password (and two processes starting at
+ * once agree on one).
+ */
+async function ensurePassword(file: string, clusterExists: boolean): Promise<string> {
+  const existing = await fs.readFile(file, 'utf8').then(
+    (text) => text.trim(),
+    () => '',
+  );
+  if (existing !== '') return existing;
+  if (clusterExists) {
+    throw new Error(`${file} is missing or empty, but the cluster next to it was initialised with the password it held: restore the file, or move the postgres folder away to start with a new database.`);
+  }
+  await fs.rm(file, { force: true }); // empty: left by a crash before this file was written atomically
+  const password = randomBytes(18).toString('base64url');
+  const tmp = `${file}.${process.pid}.tmp`;
+  const handle = await fs.open(tmp, 'w', 0o600);
   try {
-    return (await fs.readFile(file, 'utf8')).trim();
-  } catch {
-    const password = randomBytes(18).toString('base64url');
-    await fs.writeFile(file, password + '\n', { mode: 0o600, flag: 'wx' }).catch(async (err: NodeJS.ErrnoException) => {
-      if (err.code !== 'EEXIST') throw err;
-    });
-    return (await fs.readFile(file, 'utf8')).trim();
+    await handle.writeFile(password + '\n');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await fs.link(tmp, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    await fs.rm(tmp, { force: true });
+  }
+  return (await fs.readFile(file, 'utf8')).trim();
+}
+
+/**
+ * What an interrupted first start may have left: initdb's staging directories, a password not yet
+ * moved into place, initdb's password file of the older layout that ran initdb in place, and a
+ * cluster directory initdb never finished (no PG_VERSION: a cluster that ever ran has one).
+ */
+async function removeUnfinishedInit(dataDir: string, l: Layout, log: (msg: string) => void): Promise<void> {
+  for (const name of await fs.readdir(dataDir)) {
+    const full = path.join(dataDir, name);
+    if (name.startsWith('.pwfile-') || (name.startsWith(`${path.basename(l.passwordFile)}.`) && name.endsWith('.tmp'))) {
+      await fs.rm(full, { force: true });
+    } else if (name.startsWith(STAGING_PREFIX)) {
+      const owner = await processInfo(Number(name.slice(STAGING_PREFIX.length)));
+      const mtimeMs = (await fs.stat(full).catch(() => undefined))?.mtimeMs;
+      if (mtimeMs === undefined) continue; // removed meanwhile
+      if (owner !== undefined && owner.pid !== process.pid && Date.now() - mtimeMs < STAGING_STALE_MS) continue; // another process's initdb, under way
+      await fs.rm(full, { recursive: true, force: true });
+      log(`removed ${name}, an initdb an earlier start did not finish`);
+    }
+  }
+  if (existsSync(l.clusterDir) && !existsSync(path.join(l.clusterDir, 'PG_VERSION'))) {
+    await fs.rm(l.clusterDir, { recursive: true, force: true });
+    log(`removed ${l.clusterDir}: an initdb an earlier start did not finish`);
   }
 }
 
@@ -92,26 +193,34 @@ function run(cmd: string, args: string[], runAs: RunAs, log: (msg: string) => vo
   });
 }
 
-async function initCluster(l: Layout, password: string, runAs: RunAs, log: (msg: string) => void): Promise<void> {
+/**
+ * initdb into a staging directory beside the cluster's place, then one rename: a crash during
+ * initdb leaves a staging directory the next start removes, never a half-made cluster.
+ */
+async function initCluster(dataDir: string, l: Layout, password: string, runAs: RunAs, log: (msg: string) => void): Promise<void> {
   const { initdb } = await postgresBinaries();
   log(`initialising PostgreSQL cluster in ${l.clusterDir}`);
-  await fs.mkdir(l.clusterDir, { recursive: true, mode: 0o700 });
-  // initdb reads the password from a file the cluster's user can read; it is removed right after.
-  const pwfile = path.join(l.clusterDir, '..', `.pwfile-${process.pid}`);
+  const staging = path.join(dataDir, `${STAGING_PREFIX}${process.pid}`);
+  await fs.rm(staging, { recursive: true, force: true });
+  await fs.mkdir(staging, { mode: 0o700 });
+  // initdb reads the password from a file the cluster's user can read, outside the new cluster.
+  const pwfile = path.join(staging, 'pwfile');
   await fs.writeFile(pwfile, password + '\n', { mode: 0o600 });
   if (runAs.uid !== undefined && runAs.gid !== undefined) {
-    await fs.chown(l.clusterDir, runAs.uid, runAs.gid);
+    await fs.chown(staging, runAs.uid, runAs.gid);
     await fs.chown(pwfile, runAs.uid, runAs.gid);
   }
+  const cluster = path.join(staging, 'cluster');
   try {
     await run(
       initdb,
-      [`--pgdata=${l.clusterDir}`, '--auth=scram-sha-256', `--username=${SUPERUSER}`, `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C'],
+      [`--pgdata=${cluster}`, '--auth=scram-sha-256', `--username=${SUPERUSER}`, `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C'],
       runAs,
       log,
     );
+    await fs.rename(cluster, l.clusterDir);
   } finally {
-    await fs.rm(pwfile, { force: true });
+    await fs.rm(staging, { recursive: true, force: true });
   }
 }
 
@@ -155,10 +264,16 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     );
   }
   await fs.mkdir(opts.dataDir, { recursive: true });
+  await removeUnfinishedInit(opts.dataDir, l, opts.log);
+  await removePidFileOfAnotherProgram(opts.dataDir, opts.log);
   const runAs = postgresRunAs();
-  const password = await ensurePassword(l.passwordFile);
-  if (!existsSync(path.join(l.clusterDir, 'PG_VERSION'))) await initCluster(l, password, runAs, opts.log);
+  const clusterExists = existsSync(path.join(l.clusterDir, 'PG_VERSION'));
+  const password = await ensurePassword(l.passwordFile, clusterExists);
+  if (!clusterExists) await initCluster(opts.dataDir, l, password, runAs, opts.log);
 
+  if (!(await portIsFree('127.0.0.1', opts.port))) {
+    throw new Error(`Port ${opts.port} (EMBEDDED_PG_PORT) is in use: another program listens there. Set EMBEDDED_PG_PORT, or PORT, to run side by side.`);
+  }
   const { postgres } = await postgresBinaries();
   const child = spawn(
     postgres,
@@ -189,7 +304,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
 export async function attachEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const running = await runningPostmaster(opts.dataDir);
   if (running) {
-    const password = await ensurePassword(layout(opts.dataDir).passwordFile);
+    const password = await ensurePassword(layout(opts.dataDir).passwordFile, true);
     return { url: urlFor(running.port, password), owned: false, stop: () => Promise.resolve() };
   }
   return startEmbeddedPostgres(opts);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { CAMPAIGN_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 import { ensureTemporalCli } from '../temporal/binaries';
 import { stopProcess } from './child-process';
+import type { ProcessInfo } from './process-table';
 import { portIsFree, waitForPort } from '../net/ports';
 
 export interface DevServerOptions {
@@ -25,6 +26,22 @@ export interface DevServer {
 const CLI_TYPE = { KEYWORD: 'Keyword' } as const;
 
 /**
+ * The dev server's whole state (namespaces, workflows, timers, task queues): a SQLite file in
+ * DATA_DIR, so campaigns outlive a restart. SQLite's own journal makes a file whose server was
+ * killed mid-write open again as of its last commit.
+ */
+export function devServerDbFile(dataDir: string): string {
+  return path.join(dataDir, 'temporal.db');
+}
+
+/** Whether a process is the dev server of this DATA_DIR: `temporal server start-dev` on its db file. */
+export function isDevServerOf(proc: ProcessInfo, dbFiles: readonly string[]): boolean {
+  const { args } = proc;
+  if (!args.includes('start-dev')) return false;
+  return args.some((a, i) => a === '--db-filename' && dbFiles.includes(path.resolve(args[i + 1] ?? '')));
+}
+
+/**
  * Runs `temporal server start-dev` (frontend, persistence in DATA_DIR/temporal.db, Web UI) with the
  * campaign search attributes registered, and waits until its frontend accepts connections.
  */
@@ -42,7 +59,7 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<De
     '--ip', '127.0.0.1',
     '--port', String(opts.port),
     '--ui-port', String(opts.uiPort),
-    '--db-filename', path.join(opts.dataDir, 'temporal.db'),
+    '--db-filename', devServerDbFile(opts.dataDir),
     '--namespace', opts.namespace,
     '--log-level', 'error',
     ...CAMPAIGN_SEARCH_ATTRIBUTES.flatMap((a) => ['--search-attribute', `${a.name}=${CLI_TYPE[a.type]}`]),

@@ -17,8 +17,9 @@ async function main(): Promise<void> {
   const shutdown = new Shutdown(log);
   shutdown.listen();
   try {
-    const lock = new InstanceLock(config.dataDir);
-    await lock.acquire(config.dataDir);
+    // After a crash: stops what the earlier run left running; see docs/reliability-restart.md.
+    const lock = new InstanceLock(config.dataDir, (msg) => log.warn(msg));
+    await lock.acquire();
     shutdown.add('instance lock', () => lock.release());
 
     const db = await openDatabase(config, log);

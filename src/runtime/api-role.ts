@@ -31,6 +31,9 @@ export async function startApiRole(
   const { app } = buildApp({ config, sequelize: db.sequelize, log: log.child({ component: 'http' }), temporal, tracking, leadFacts });
   const server = await listen(app, config.host, config.port).catch(async (err: unknown) => {
     await tracking.close();
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(`Port ${config.port} (PORT) is in use: another program listens there. Set PORT to run the service on another port.`);
+    }
     throw err;
   });
   const inboundSmtp = await startInboundListener(config, db.sequelize, log, leadFacts).catch(async (err: unknown) => {
