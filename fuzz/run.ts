@@ -1,16 +1,19 @@
 /**
- * `npm run fuzz`: property-based fuzzing of both surfaces from /openapi.json with schemathesis.
+ * `npm run fuzz`: fuzzing of both surfaces from /openapi.json, in two phases (phases.ts): hostile
+ * mutations of every member and parameter (fuzz/mutation-*.ts), then schemathesis.
  *
- * Here, with the network: the Python venv with schemathesis (once, cached outside the repository)
- * and the Temporal CLI (the same cache as `npm start`). Then fuzz/session.ts does the run, inside a
- * network namespace that has only a loopback interface (see isolation.ts), and its exit code is
- * ours. Environment: FUZZ_MAX_EXAMPLES, FUZZ_SEED, FUZZ_WORKERS, FUZZ_TIMEOUT_MINUTES, FUZZ_ISOLATION,
- * FUZZ_PYTHON (see docs/testing.md).
+ * Here, with the network: the Python venv with schemathesis (once, cached outside the repository;
+ * only when that phase runs) and the Temporal CLI (the same cache as `npm start`). Then
+ * fuzz/session.ts does the run, inside a network namespace that has only a loopback interface
+ * (see isolation.ts), and its exit code is ours. Environment: FUZZ_PHASES, FUZZ_MUTATION_CASES,
+ * FUZZ_MAX_EXAMPLES, FUZZ_SEED, FUZZ_WORKERS, FUZZ_TIMEOUT_MINUTES, FUZZ_ISOLATION, FUZZ_PYTHON
+ * (see docs/testing.md).
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { ensureTemporalCli } from '../src/temporal/binaries';
 import { assertCanIsolate, isolatedCommand, isolationFromEnv } from './isolation';
+import { phasesFromEnv } from './phases';
 import { ensureSchemathesis } from './venv';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -23,7 +26,8 @@ const log = (line: string): void => {
 async function main(): Promise<number> {
   const isolation = isolationFromEnv();
   if (isolation === 'netns') assertCanIsolate();
-  const tools = await ensureSchemathesis(log);
+  // Without schemathesis, the system's Python still brings up the namespace's loopback interface.
+  const tools = phasesFromEnv().includes('schemathesis') ? await ensureSchemathesis(log) : { python: process.env['FUZZ_PYTHON'] ?? 'python3', schemathesis: '' };
   // The dev server is started inside the namespace, where a missing CLI could not be fetched.
   await ensureTemporalCli();
 

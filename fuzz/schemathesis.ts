@@ -29,7 +29,8 @@ export interface FuzzSettings {
 
 export const DEFAULT_SETTINGS: FuzzSettings = { maxExamples: 100, seed: 20260101, workers: 2, timeoutMs: 12 * 60_000 };
 
-function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+/** `env[name]` as a positive integer, `fallback` when unset; anything else is an error that names the variable. */
+export function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);

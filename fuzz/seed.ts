@@ -1,3 +1,4 @@
+import type { Sequelize } from 'sequelize';
 import { AccountService } from '../src/accounts/account-service';
 import { saveCompany } from '../src/companies';
 import { loadConfig } from '../src/config/config';
@@ -41,7 +42,7 @@ async function call<T>(baseUrl: string, apiKey: string, method: string, path: st
  * event whose failed attempt is in the delivery log) plus a company written straight to the store,
  * since scraping needs a site outside the fuzz namespace.
  */
-async function seedAccount(baseUrl: string, apiKey: string, accountId: string, tag: string, hasSurfaceBCampaigns: boolean): Promise<SeededIds> {
+async function seedAccount(baseUrl: string, apiKey: string, accountId: string, tag: string, o: SeedOptions): Promise<SeededIds> {
   const campaignIds: string[] = [];
   const a = await call<{ id: string }>(baseUrl, apiKey, 'POST', '/campaigns', {
     mcp: 'sales_outreach',
@@ -51,7 +52,7 @@ async function seedAccount(baseUrl: string, apiKey: string, accountId: string, t
     schedule: { frequency: 'weekdays', trial_days: 14 },
   });
   campaignIds.push(a.id);
-  if (hasSurfaceBCampaigns) {
+  if (o.hasSurfaceBCampaigns) {
     const b = await call<{ id: string }>(baseUrl, apiKey, 'POST', '/v1/campaigns', { name: `${tag} launch`, brandUrl: `https://${tag}-brand.example` });
     campaignIds.push(b.id);
   }
@@ -64,8 +65,8 @@ async function seedAccount(baseUrl: string, apiKey: string, accountId: string, t
     smtpUrl: `smtps://sam:secret@smtp.${tag}-mail.example:465`,
   });
   const spare = await call<{ id: string }>(baseUrl, apiKey, 'POST', '/v1/api-keys', { label: 'spare key for the fuzzer to revoke' });
-  // No network in the namespace: the attempt fails at once and is logged as a failed delivery.
-  await call(baseUrl, apiKey, 'POST', '/v1/webhooks/test', { url: `https://hooks.${tag}.example/in` });
+  // The attempt fails at once (no network, or nothing listening) and is logged as a failed delivery.
+  await call(baseUrl, apiKey, 'POST', '/v1/webhooks/test', { url: o.webhookTestUrl(tag) });
   const deliveries = await call<{ deliveries: { id: string }[] }>(baseUrl, apiKey, 'GET', '/v1/webhook-deliveries');
   return {
     accountId,
@@ -78,33 +79,46 @@ async function seedAccount(baseUrl: string, apiKey: string, accountId: string, t
   };
 }
 
-/** Two accounts (Pro: quota out of the way) with a few objects each, on the running service. */
+export interface SeedOptions {
+  /** Whether Surface B has POST /v1/campaigns (the document says). */
+  readonly hasSurfaceBCampaigns: boolean;
+  /** Where each account's webhook test event goes: somewhere it fails at once. */
+  readonly webhookTestUrl: (tag: string) => string;
+}
+
+/** Two accounts (Pro: quota out of the way) with a few objects each, on the running service and its database. */
+export async function seedAccounts(baseUrl: string, sequelize: Sequelize, o: SeedOptions): Promise<Seed> {
+  const accounts = new AccountService(sequelize);
+  const own = await accounts.createAccount('Fuzz Co', 'pro');
+  const other = await accounts.createAccount('Other Co', 'pro');
+  const company = async (accountId: string, tag: string): Promise<string> =>
+    (
+      await saveCompany(sequelize, accountId, {
+        url: `https://${tag}-company.example/`,
+        domain: `${tag}-company.example`,
+        name: `${tag} company`,
+        description: 'Freight software',
+        logoUrl: null,
+        socialLinks: {},
+        contactEmails: [`hello@${tag}-company.example`],
+        technologies: ['react'],
+        industryKeywords: ['logistics'],
+      })
+    ).id;
+  const ownIds = await seedAccount(baseUrl, own.key.apiKey, own.account.id, 'fuzz', o);
+  const otherIds = await seedAccount(baseUrl, other.key.apiKey, other.account.id, 'other', o);
+  ownIds.companyIds.push(await company(own.account.id, 'fuzz'));
+  otherIds.companyIds.push(await company(other.account.id, 'other'));
+  return { apiKey: own.key.apiKey, own: ownIds, other: otherIds };
+}
+
+/** seedAccounts on the service started by fuzz/service.ts, through its database. */
 export async function seed(baseUrl: string, serviceEnv: NodeJS.ProcessEnv, hasSurfaceBCampaigns: boolean): Promise<Seed> {
   const log = createLogger('warn', 'fuzz-seed', 2);
   const db = await openDatabase(loadConfig(serviceEnv), log, 'attach');
   try {
-    const accounts = new AccountService(db.sequelize);
-    const own = await accounts.createAccount('Fuzz Co', 'pro');
-    const other = await accounts.createAccount('Other Co', 'pro');
-    const company = async (accountId: string, tag: string): Promise<string> =>
-      (
-        await saveCompany(db.sequelize, accountId, {
-          url: `https://${tag}-company.example/`,
-          domain: `${tag}-company.example`,
-          name: `${tag} company`,
-          description: 'Freight software',
-          logoUrl: null,
-          socialLinks: {},
-          contactEmails: [`hello@${tag}-company.example`],
-          technologies: ['react'],
-          industryKeywords: ['logistics'],
-        })
-      ).id;
-    const ownIds = await seedAccount(baseUrl, own.key.apiKey, own.account.id, 'fuzz', hasSurfaceBCampaigns);
-    const otherIds = await seedAccount(baseUrl, other.key.apiKey, other.account.id, 'other', hasSurfaceBCampaigns);
-    ownIds.companyIds.push(await company(own.account.id, 'fuzz'));
-    otherIds.companyIds.push(await company(other.account.id, 'other'));
-    return { apiKey: own.key.apiKey, own: ownIds, other: otherIds };
+    // No network in the namespace: any address fails at once.
+    return await seedAccounts(baseUrl, db.sequelize, { hasSurfaceBCampaigns, webhookTestUrl: (tag) => `https://hooks.${tag}.example/in` });
   } finally {
     await db.close();
   }

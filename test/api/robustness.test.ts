@@ -14,7 +14,8 @@ import { seedCampaign, seedLead } from '../support/campaign-seed';
  * PostgreSQL: each kind of mistake a client can make is a 4xx with a JSON `{"error"}` that says
  * what is wrong, never a 5xx, an HTML page or a stack trace, and none of them changes a row.
  * errors.test.ts shows the messages on one route; this file holds every route to them, so a new
- * route that forgets a limit fails here. `npm run fuzz` does the same with generated input.
+ * route that forgets a limit fails here. fuzz-mutations.test.ts (and `npm run fuzz`) does the same
+ * with generated hostile input: deep nesting, odd numbers, strings and dates, wrong types.
  */
 
 /** Every error is JSON `{"error": "..."}`: no HTML page, no stack trace, no library message. */
