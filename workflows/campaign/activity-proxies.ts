@@ -20,11 +20,12 @@ export const { prepareCampaign } = proxyActivities<CampaignWorkflowActivities>({
 // to the next sending day. The batch heartbeats every few seconds whatever it is doing, so a
 // worker that died is noticed within the heartbeat timeout and the retry starts on a live worker
 // a second later: sending goes on within half a minute of a crash (docs/reliability.md). The
-// retries stay frequent (30 s at most apart) because what fails a batch is a restart of the
-// database, the relay or a worker, each back within seconds.
+// retries stay frequent (10 s at most apart, so a worker killed again and again does not push the
+// next retry further out each time) because what fails a batch is a restart of the database, the
+// relay or a worker, each back within seconds.
 export const { sendCampaignBatch } = proxyActivities<CampaignWorkflowActivities>({
   startToCloseTimeout: '2 hours',
   scheduleToCloseTimeout: '20 hours',
   heartbeatTimeout: '15 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+  retry: { initialInterval: '1 second', maximumInterval: '10 seconds' },
 });
