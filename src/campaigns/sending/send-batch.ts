@@ -28,7 +28,7 @@ export interface BatchDeps {
   readonly log: Logger;
   /** Writes each step: the account's LLM or the built-in writer. */
   readonly writer: Pick<EmailWriter, 'write'>;
-  /** Sends each email, at most once per (campaign, lead, step). */
+  /** Sends each email: accepted once per (campaign, lead, step), resent with its Message-ID after a crash (docs/reliability.md). */
   readonly sender: Pick<EmailSender, 'send'>;
 }
 
