@@ -5,10 +5,13 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { CampaignWorkflowActivities } from '../../activities';
 
-// Database writes and lead search: short, retried until the database is back.
+// Database writes and lead search: short (planning a day over 100,000 leads takes tens of
+// milliseconds), retried until the database is back. The timeout is what a worker killed in the
+// middle of one costs before the retry, so it is kept well under the minute in which sending must
+// resume after a crash (docs/reliability.md).
 export const { recordCampaignTransition, emitCampaignEvents, planLeads } = proxyActivities<CampaignWorkflowActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '10 seconds' },
 });
 // Scraping the target: a few attempts, then the campaign goes on without the company's details.
 export const { prepareCampaign } = proxyActivities<CampaignWorkflowActivities>({
