@@ -88,6 +88,18 @@ async function measure(label: string, count: number, concurrency: number, cpu: C
   };
 }
 
+/**
+ * Where PostgreSQL's write position is: the next transaction id (so the difference counts the
+ * write transactions committed in between, read without taking an id) and the WAL position.
+ */
+async function writePosition(sequelize: Sequelize): Promise<{ xid: bigint; walBytes: bigint }> {
+  const [row] = await sequelize.query<{ xid: string; wal: string }>(
+    `SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS xid, (pg_current_wal_lsn() - '0/0'::pg_lsn)::text AS wal`,
+    { type: QueryTypes.SELECT },
+  );
+  return { xid: BigInt(row?.xid ?? 0), walBytes: BigInt((row?.wal ?? '0').split('.')[0] ?? '0') };
+}
+
 async function newCampaign(sequelize: Sequelize, accountId: string): Promise<string> {
   const id = newId('cmp');
   await sequelize.query(`INSERT INTO campaigns (id, account_id, created_via, name, mcp, target_url) VALUES ($1, $2, 'b', 'Bench', 'sales', 'https://product.example')`, {
@@ -202,9 +214,14 @@ export const smtpSendScenario: Scenario = {
       }
       const rounds = new Rounds();
       let sentRows = 0;
+      // What the activity rows cost PostgreSQL in writes, per email and round (see writePosition).
+      const writes: string[] = [];
       for (let round = 0; round < ctx.settings.rounds; round++) {
         const batch = await activityBatch(count);
+        const before = await writePosition(db.sequelize);
         rounds.add(await measure('activity', count, concurrency, cpu, batch.one));
+        const after = await writePosition(db.sequelize);
+        writes.push(`${(Number(after.xid - before.xid) / count).toFixed(2)} transactions, ${(Number(after.walBytes - before.walBytes) / count / 1024).toFixed(1)} KB of WAL`);
         const rows = await db.sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM emails WHERE campaign_id = $1 AND status = 'sent'`, {
           bind: [batch.campaignId],
           type: QueryTypes.SELECT,
@@ -229,6 +246,7 @@ export const smtpSendScenario: Scenario = {
           `req/s = emails/s; ${count} emails per round, ${concurrency} in flight, ${warmup} warm-up emails each; pool of ${POOL_MAX_CONNECTIONS} SMTP connections on both rows`,
           `server CPU = the mail sink process (writes every message as .eml); loadgen CPU = this process, where the activity and nodemailer run`,
           `checked: every activity call returned 'sent' (${sentRows} rows 'sent' in the last round), the sink logged all ${accepted} messages`,
+          `PostgreSQL writes per email of the activity, per round: ${writes.join('; ')}`,
           ...rounds.notes(),
         ],
       };

@@ -5,9 +5,10 @@ type TypeParser = (value: string) => unknown;
 
 /** The slice of a pg client we use; Sequelize's postgres connections are pg clients. */
 interface PgClient {
-  query(submittable: PreparedExecution): PreparedExecution;
+  query<S extends PreparedExecution | Preparation | BatchExecution>(submittable: S): S;
   query(config: { text: string; values: unknown[] }, callback: (err: Error | null, result: { rows: unknown[] }) => void): void;
   getTypeParser(oid: number, format: 'text'): TypeParser;
+  readonly connection: PgConnection;
   _invalid?: boolean;
 }
 
@@ -17,6 +18,7 @@ interface PgConnection {
   readonly parsedStatements: Record<string, string | undefined>;
   readonly submittedNamedStatements: Record<string, string | undefined>;
   parse(msg: { name: string; text: string }): void;
+  close(msg: { type: 'S'; name: string }): void;
   bind(msg: { portal: string; statement: string; values: unknown[]; binary: boolean }): void;
   describe(msg: { type: 'P'; name: string }): void;
   execute(msg: { portal: string; rows?: number }): void;
@@ -165,6 +167,199 @@ class PreparedExecution {
   handleCopyData(): void {}
 }
 
+/**
+ * The Parse of one named statement on its own (then Sync). pg records the statement as parsed on
+ * the connection when PostgreSQL confirms it, as it does for its own named queries. `replace`
+ * first closes a statement of that name (one whose cached plan can no longer be used).
+ */
+class Preparation {
+  constructor(
+    readonly name: string,
+    readonly text: string,
+    private readonly replace: boolean,
+    public callback: (err: unknown) => void,
+  ) {}
+
+  submit(connection: PgConnection): Error | null {
+    connection.stream.cork();
+    try {
+      if (this.replace) connection.close({ type: 'S', name: this.name });
+      connection.parse({ name: this.name, text: this.text });
+      connection.submittedNamedStatements[this.name] = this.text;
+      connection.sync();
+    } finally {
+      connection.stream.uncork();
+    }
+    return null;
+  }
+
+  handleError(err: unknown): void {
+    this.callback(err);
+  }
+
+  handleReadyForQuery(): void {
+    this.callback(null);
+  }
+
+  handleRowDescription(): void {}
+
+  handleDataRow(): void {}
+
+  handleCommandComplete(): void {}
+
+  handleEmptyQuery(): void {}
+
+  handlePortalSuspended(): void {}
+
+  handleCopyInResponse(connection: PgConnection): void {
+    connection.sendCopyFail('No source stream defined');
+  }
+
+  handleCopyData(): void {}
+}
+
+/** One execution of a named statement in a batch (see preparedBatch). */
+export interface BatchStep {
+  readonly name: string;
+  readonly text: string;
+  readonly values: unknown[];
+}
+
+export interface StepResult<Row = Record<string, unknown>> {
+  readonly rows: Row[];
+  /** What the command tag counts: rows inserted, updated or deleted, or returned by a SELECT. */
+  readonly rowCount: number;
+}
+
+/**
+ * A part of a batch: its steps, and how to read what they returned (the results of exactly its
+ * own steps, in order). Parts of different writers can share one batch (see runBatchParts).
+ */
+export interface BatchPart<R> {
+  readonly steps: readonly BatchStep[];
+  read(results: readonly StepResult[]): R;
+}
+
+/** A statement that returns no rows: described once (NoData), never again. */
+const NO_ROWS: Omit<RowShape, 'text'> = { names: [], parsers: [] };
+
+/**
+ * Several executions of named statements, already parsed on the connection, sent at once: Bind
+ * (Describe when the result's shape is not known yet) and Execute for each, then ONE Sync. The
+ * extended protocol runs everything before a Sync in one implicit transaction: all steps commit
+ * together at the Sync, or the first error rolls back all of them (PostgreSQL skips the rest).
+ * One round trip and one commit for the lot. Rows are built as PreparedExecution builds them.
+ */
+class BatchExecution {
+  private readonly results: Array<{ rows: Record<string, unknown>[]; rowCount: number }>;
+  private readonly shapes: Array<RowShape | undefined>;
+  private readonly described: boolean[];
+  private step = 0;
+  private rowError: unknown;
+
+  constructor(
+    private readonly client: PgClient,
+    private readonly steps: readonly BatchStep[],
+    public callback: (err: unknown, results?: StepResult[]) => void,
+  ) {
+    this.results = steps.map(() => ({ rows: [], rowCount: 0 }));
+    this.shapes = steps.map(() => undefined);
+    this.described = steps.map(() => false);
+  }
+
+  submit(connection: PgConnection): Error | null {
+    const known = shapesOf(this.client);
+    let values: unknown[][];
+    try {
+      values = this.steps.map((s) => s.values.map((value, i) => prepareValue(value, i)));
+    } catch (err) {
+      return err instanceof Error ? err : new Error(String(err));
+    }
+    for (const s of this.steps) {
+      if (connection.parsedStatements[s.name] !== s.text) return new Error(`statement '${s.name}' is not prepared on this connection`);
+    }
+    connection.stream.cork();
+    try {
+      this.steps.forEach((s, i) => {
+        const shape = known.get(s.name);
+        this.shapes[i] = shape?.text === s.text ? shape : undefined;
+        connection.bind({ portal: '', statement: s.name, values: values[i] as unknown[], binary: false });
+        if (this.shapes[i] === undefined) {
+          this.described[i] = true;
+          connection.describe({ type: 'P', name: '' });
+        }
+        connection.execute({ portal: '' });
+      });
+      connection.sync();
+    } finally {
+      connection.stream.uncork();
+    }
+    return null;
+  }
+
+  handleRowDescription(msg: { fields: readonly { name: string; dataTypeID: number }[] }): void {
+    const s = this.steps[this.step];
+    if (s === undefined) return;
+    const shape: RowShape = { text: s.text, names: msg.fields.map((f) => f.name), parsers: msg.fields.map((f) => this.client.getTypeParser(f.dataTypeID, 'text')) };
+    shapesOf(this.client).set(s.name, shape);
+    this.shapes[this.step] = shape;
+  }
+
+  handleDataRow(msg: { fields: readonly (string | null)[] }): void {
+    if (this.rowError !== undefined) return;
+    const shape = this.shapes[this.step];
+    const result = this.results[this.step];
+    if (shape === undefined || result === undefined) {
+      this.rowError = new Error(`No row description for prepared statement '${this.steps[this.step]?.name ?? '?'}'`);
+      return;
+    }
+    try {
+      const row: Record<string, unknown> = {};
+      for (let i = 0; i < msg.fields.length; i++) {
+        const raw = msg.fields[i];
+        row[shape.names[i] as string] = raw === null || raw === undefined ? null : (shape.parsers[i] as TypeParser)(raw);
+      }
+      result.rows.push(row);
+    } catch (err) {
+      this.rowError = err;
+    }
+  }
+
+  handleCommandComplete(msg: { text?: string }): void {
+    const s = this.steps[this.step];
+    const result = this.results[this.step];
+    if (s !== undefined && result !== undefined) {
+      // "UPDATE 3", "INSERT 0 3", "SELECT 3": the count is the last word.
+      const count = Number((msg.text ?? '').slice((msg.text ?? '').lastIndexOf(' ') + 1));
+      result.rowCount = Number.isInteger(count) ? count : 0;
+      if (this.described[this.step] && this.shapes[this.step] === undefined) shapesOf(this.client).set(s.name, { text: s.text, ...NO_ROWS });
+    }
+    this.step += 1;
+  }
+
+  handleEmptyQuery(): void {
+    this.step += 1;
+  }
+
+  handlePortalSuspended(): void {}
+
+  handleError(err: unknown): void {
+    for (const s of this.steps) shapesOf(this.client).delete(s.name);
+    this.callback(err);
+  }
+
+  handleReadyForQuery(): void {
+    if (this.rowError !== undefined) this.callback(this.rowError);
+    else this.callback(null, this.results);
+  }
+
+  handleCopyInResponse(connection: PgConnection): void {
+    connection.sendCopyFail('No source stream defined');
+  }
+
+  handleCopyData(): void {}
+}
+
 function execute<Row>(client: PgClient, name: string, text: string, values: unknown[]): Promise<Row[]> {
   return new Promise((resolve, reject) => {
     client.query(new PreparedExecution(client, name, text, values, (err, rows) => (err ? reject(err) : resolve(rows as Row[]))));
@@ -213,4 +408,65 @@ export async function preparedQuery<Row>(sequelize: Sequelize, name: string, tex
   } finally {
     pool.release(connection);
   }
+}
+
+function prepare(client: PgClient, name: string, text: string, replace: boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (replace) delete client.connection.parsedStatements[name];
+    client.query(new Preparation(name, text, replace, (err) => (err ? reject(err) : resolve())));
+  });
+}
+
+function executeBatch(client: PgClient, steps: readonly BatchStep[]): Promise<StepResult[]> {
+  return new Promise((resolve, reject) => {
+    client.query(new BatchExecution(client, steps, (err, results) => (err ? reject(err) : resolve(results as StepResult[]))));
+  });
+}
+
+/** Parses, one at a time, the statements of `steps` this connection has not parsed yet (all of them again with `replace`). */
+async function prepareSteps(client: PgClient, steps: readonly BatchStep[], replace: boolean): Promise<void> {
+  const texts = new Map(steps.map((s) => [s.name, s.text]));
+  for (const [name, text] of texts) {
+    if (replace || client.connection.parsedStatements[name] !== text) await prepare(client, name, text, replace);
+  }
+}
+
+/**
+ * Runs `steps` (executions of named prepared statements, several of one statement allowed) in ONE
+ * transaction and one round trip, on a connection of Sequelize's pool: what several writes that
+ * must commit together cost as one statement would, without folding them into one statement. Each
+ * statement is parsed and planned once per connection, like preparedQuery's. All steps commit
+ * together, or none does: the first failing step's error is thrown.
+ */
+export async function preparedBatch(sequelize: Sequelize, steps: readonly BatchStep[]): Promise<StepResult[]> {
+  if (steps.length === 0) return [];
+  const pool = (sequelize as unknown as { connectionManager: { pool: ClientPool } }).connectionManager.pool;
+  const connection = await pool.acquire();
+  try {
+    await prepareSteps(connection, steps, false);
+    try {
+      return await executeBatch(connection, steps);
+    } catch (err) {
+      if ((err as { code?: string }).code !== CACHED_PLAN_CHANGED) throw err;
+      // Nothing was written (the batch rolled back): parse the statements again and run it once more.
+      await prepareSteps(connection, steps, true);
+      return await executeBatch(connection, steps);
+    }
+  } catch (err) {
+    if ((err as { code?: string }).code === undefined) connection._invalid = true;
+    throw err;
+  } finally {
+    pool.release(connection);
+  }
+}
+
+/** Runs the steps of every part in one batch (see preparedBatch) and gives each part its own results. */
+export async function runBatchParts<R>(sequelize: Sequelize, parts: ReadonlyArray<BatchPart<R>>): Promise<R[]> {
+  const results = await preparedBatch(sequelize, parts.flatMap((p) => p.steps));
+  let at = 0;
+  return parts.map((p) => {
+    const own = results.slice(at, at + p.steps.length);
+    at += p.steps.length;
+    return p.read(own);
+  });
 }

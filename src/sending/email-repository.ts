@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import type { EmailStatus } from '../db/models/email';
-import { preparedQuery } from '../db/prepared-query';
+import { preparedQuery, type BatchPart } from '../db/prepared-query';
 
 /** What one send needs to know before it decides anything, read in one statement. */
 export interface SendState {
@@ -64,8 +64,13 @@ WITH i AS (
   FROM i
   -- LATERAL ... LIMIT 1: one index lookup per item. As plain joins the planner, which guesses 100
   -- rows for any jsonb_to_recordset, hashes whole tables (a scan of all leads and emails per batch).
-  CROSS JOIN LATERAL (SELECT * FROM leads l WHERE l.id = i.lead_id AND l.account_id = i.account_id LIMIT 1) l
+  -- The lead is looked up by its id alone, so that the primary key is the only index that fits:
+  -- with the account in the same lookup, a plan made before the statistics exist may take any of
+  -- the (account_id, ...) indexes and read every lead of the account for each item (the generic
+  -- plan is made once per connection and kept). The account is checked on the row found.
+  CROSS JOIN LATERAL (SELECT * FROM leads l WHERE l.id = i.lead_id LIMIT 1) l
   LEFT JOIN LATERAL (SELECT * FROM emails e WHERE e.campaign_id = i.campaign_id AND e.lead_id = i.lead_id AND e.step = i.step LIMIT 1) e ON true
+  WHERE l.account_id = i.account_id
 ), claim AS (
   INSERT INTO emails (id, account_id, campaign_id, lead_id, step, mailbox_id, from_email, to_email, subject, message_id, status, attempts, smtp_phase, send_token)
   SELECT s.claim_id, s.account_id, s.campaign_id, s.lead_id, s.step, NULL, s.from_email, s.email, s.subject, s.claim_message_id, 'sending', 1, 'reserved', s.claim_token FROM s
@@ -104,13 +109,15 @@ export interface StateRequest {
   readonly onlyWhileRunning: boolean;
 }
 
+export type ClaimedSendState = SendState & { readonly claimed: boolean };
+
 /**
  * For each request: the lead, any earlier attempt, and whether the account has mailboxes; null if
  * the lead is not the account's. With a claim, `claimed` says whether the row was reserved as
- * 'sending' for it. One statement, so one transaction: every claim of the batch is committed when
- * this resolves.
+ * 'sending' for it. A part of a batch (see runBatchParts): one execution for all the requests, so
+ * every claim is committed with the batch's transaction.
  */
-export async function readSendStates(sequelize: Sequelize, requests: readonly StateRequest[]): Promise<Array<(SendState & { readonly claimed: boolean }) | null>> {
+export function sendStatesPart(requests: readonly StateRequest[]): BatchPart<Array<ClaimedSendState | null>> {
   const items = requests.map((r, n) => ({
     n,
     account_id: r.accountId,
@@ -124,18 +131,22 @@ export async function readSendStates(sequelize: Sequelize, requests: readonly St
     claim_token: r.claim?.token ?? null,
     only_running: r.onlyWhileRunning,
   }));
-  const rows = await preparedQuery<StateRow>(sequelize, 'sending_states', STATE_SQL, [JSON.stringify(items)]);
-  const out: Array<(SendState & { readonly claimed: boolean }) | null> = requests.map(() => null);
-  for (const r of rows) {
-    out[r.n] = {
-      lead: { email: r.email, firstName: r.first_name, lastName: r.last_name, blockedBy: r.blocked_by },
-      existing: r.email_id === null ? null : { id: r.email_id, status: r.status as EmailStatus, messageId: r.message_id as string },
-      hasMailboxes: r.has_mailboxes,
-      campaignOpen: r.campaign_open,
-      claimed: r.claimed,
-    };
-  }
-  return out;
+  return {
+    steps: [{ name: 'sending_states', text: STATE_SQL, values: [JSON.stringify(items)] }],
+    read: ([result]) => {
+      const out: Array<ClaimedSendState | null> = requests.map(() => null);
+      for (const r of (result?.rows ?? []) as unknown as StateRow[]) {
+        out[r.n] = {
+          lead: { email: r.email, firstName: r.first_name, lastName: r.last_name, blockedBy: r.blocked_by },
+          existing: r.email_id === null ? null : { id: r.email_id, status: r.status as EmailStatus, messageId: r.message_id as string },
+          hasMailboxes: r.has_mailboxes,
+          campaignOpen: r.campaign_open,
+          claimed: r.claimed,
+        };
+      }
+      return out;
+    },
+  };
 }
 
 export interface Reservation {
@@ -255,26 +266,27 @@ export interface DataSent {
   readonly startedAt: Date;
 }
 
+/**
+ * One row by its primary key, the only index that fits: a plan that stays right however small the
+ * table was when the connection planned it. (A set-based UPDATE ... FROM the items' JSON was
+ * planned as a hash join over a sequential scan of emails whenever the table was small at the
+ * time, and the connection kept that plan as the table grew: a scan of every email per mark.)
+ */
 const DATA_SENT_SQL = `
-WITH i AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(n int, email_id text, token text, started_at timestamptz))
-, upd AS (
-  UPDATE emails e SET smtp_phase = 'data_sent', smtp_started_at = i.started_at, data_sent_at = now(), updated_at = now()
-  FROM i WHERE e.id = ANY (ARRAY(SELECT email_id FROM i)) AND e.id = i.email_id AND e.status = 'sending' AND e.send_token = i.token
-  RETURNING i.n
-)
-SELECT n FROM upd`;
+UPDATE emails SET smtp_phase = 'data_sent', smtp_started_at = $3::timestamptz, data_sent_at = now(), updated_at = now()
+WHERE id = $1::text AND status = 'sending' AND send_token = $2::text`;
 
 /**
- * Records that each attempt reached the end of its data (see data-end-gate.ts), in one statement.
- * For each: true when it still owns its row; false when a later attempt took the row over (or it
- * was settled meanwhile), and this attempt must not release its dot.
+ * Records that each attempt reached the end of its data (see data-end-gate.ts), as a part of a
+ * batch (see runBatchParts): one execution each, in one transaction. For each: true when the
+ * attempt still owns its row; false when a later attempt took the row over (or it was settled
+ * meanwhile), and this attempt must not release its dot.
  */
-export async function markDataSent(sequelize: Sequelize, marks: readonly DataSent[]): Promise<boolean[]> {
-  const items = marks.map((m, n) => ({ n, email_id: m.emailId, token: m.token, started_at: m.startedAt.toISOString() }));
-  const rows = await preparedQuery<{ n: number }>(sequelize, 'sending_mark_data_sent', DATA_SENT_SQL, [JSON.stringify(items)]);
-  const owned = marks.map(() => false);
-  for (const r of rows) owned[r.n] = true;
-  return owned;
+export function dataSentPart(marks: readonly DataSent[]): BatchPart<boolean[]> {
+  return {
+    steps: marks.map((m) => ({ name: 'sending_mark_data_sent', text: DATA_SENT_SQL, values: [m.emailId, m.token, m.startedAt.toISOString()] })),
+    read: (results) => results.map((r) => r.rowCount === 1),
+  };
 }
 
 /**

@@ -7,10 +7,10 @@ import type { Logger } from '../log/logger';
 import { TrackingLinks } from '../tracking/links';
 import { composeMessage, displayName, newMessageId, type Party } from './compose';
 import { randomBytes } from 'node:crypto';
-import { markAbandoned, markDataSent, markDeferred, readSendStates, reserveEmailRow, type DataSent, type SendState, type StateRequest } from './email-repository';
-import { GroupCommit } from './group-commit';
+import { markAbandoned, markDeferred, reserveEmailRow, type SendState } from './email-repository';
 import { reserveMailboxSlot } from './mailbox-slots';
-import { recordAcceptedBatch, recordHardBounce, type AcceptedEmail, type SentEmailRef } from './send-results';
+import { recordHardBounce, type SentEmailRef } from './send-results';
+import { SendWrites } from './send-writes';
 import { SendInProgress, SmtpSenderRejected, SmtpTemporaryFailure } from './send-failures';
 import { classifySmtpFailure, smtpErrorText } from './smtp-outcome';
 import { SmtpHostRefused, smtpTransports, type SmtpTransports } from './transports';
@@ -71,11 +71,11 @@ interface Sender {
  *    the reservation happens only while the campaign's row is 'running' (see RUNNING_GATE in
  *    email-rows.ts), checked in the same statement under a share lock of that row.
  * A first attempt through the default transport does 1, 2 and 4's reservation in one statement
- * (see readSendStates): with the end of data and the success write, three statements per email.
- * All go through a group commit (group-commit.ts): the sends of this process that reach the same
- * step at about the same time share one statement and one commit, and each waits for that commit
- * before it goes on (the reservation is durable before a byte goes to SMTP, the end of data before
- * the dot, the result before the activity returns).
+ * (see sendStatesPart): with the end of data and the success write, three writes per email.
+ * All three go through one group commit (send-writes.ts): the writes of this process's sends that
+ * are waiting at the same moment, of any kind, share one transaction and one commit, and each
+ * send waits for that commit before it goes on (the reservation is durable before a byte goes to
+ * SMTP, the end of data before the dot, the result before the activity returns).
  *
  * Failures are thrown as classes, for the caller to tell apart: those a retry may fix are in
  * send-failures.ts; a lead that is not the account's is NotFoundError('lead'), an unusable step
@@ -83,21 +83,14 @@ interface Sender {
  */
 export class EmailSender {
   private links: Promise<TrackingLinks> | undefined;
-  private readonly states: GroupCommit<StateRequest, (SendState & { readonly claimed: boolean }) | null>;
-  private readonly accepted: GroupCommit<AcceptedEmail, undefined>;
-  private readonly dataSent: GroupCommit<DataSent, boolean>;
+  private readonly writes: SendWrites;
 
   constructor(
     private readonly deps: SenderDeps,
     private readonly hooks: SenderHooks = {},
     private readonly transports: SmtpTransports = smtpTransports,
   ) {
-    this.states = new GroupCommit((requests) => readSendStates(deps.sequelize, requests));
-    this.accepted = new GroupCommit(async (emails) => {
-      await recordAcceptedBatch(deps.sequelize, emails);
-      return emails.map(() => undefined);
-    });
-    this.dataSent = new GroupCommit((marks) => markDataSent(deps.sequelize, marks));
+    this.writes = new SendWrites(deps.sequelize);
   }
 
   async send(input: SendEmailInput): Promise<SendEmailResult> {
@@ -109,7 +102,7 @@ export class EmailSender {
     const token = randomBytes(9).toString('base64url');
     const claim = { emailId: claimId, fromEmail: fallback.from.address, subject: input.content.subject, messageId: newMessageId(claimId, fallback.from.address), token };
     const onlyWhileRunning = input.onlyWhileRunning === true;
-    const state = await this.states.submit({ accountId: input.accountId, campaignId: input.campaignId, leadId: input.leadId, step: input.step, claim, onlyWhileRunning });
+    const state = await this.writes.reserve({ accountId: input.accountId, campaignId: input.campaignId, leadId: input.leadId, step: input.step, claim, onlyWhileRunning });
     if (state === null) throw new NotFoundError('lead');
     const key = { accountId: input.accountId, campaignId: input.campaignId, leadId: input.leadId, step: input.step };
     const ref = (emailId: string, messageId: string, possibleDuplicate = false): SentEmailRef => ({
@@ -208,7 +201,7 @@ export class EmailSender {
     const release = this.transports.gates.register(messageId, async (startedAt) => {
       try {
         await this.hooks.beforeDataEnd?.(emailId);
-        const owned = await this.dataSent.submit({ emailId, token, startedAt });
+        const owned = await this.writes.markDataSent({ emailId, token, startedAt });
         if (!owned) throw new SendInProgress(`email ${emailId} was taken over by a later attempt before its end of data: this attempt did not send it`);
         await this.hooks.afterDataSent?.(emailId);
       } catch (err) {
@@ -239,7 +232,7 @@ export class EmailSender {
     }
 
     await this.hooks.afterSmtpAccepted?.(emailId);
-    await recordingAgain(log, emailId, () => this.accepted.submit({ ref, smtpResponse: response, priceUsd: config.prices.emailUsd }));
+    await recordingAgain(log, emailId, () => this.writes.recordAccepted({ ref, smtpResponse: response, priceUsd: config.prices.emailUsd }));
     log.debug({ emailId, campaignId: input.campaignId, mailboxId: sender.mailboxId }, 'email sent');
     return { outcome: 'sent', emailId, messageId };
   }

@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import { newId } from '../accounts/ids';
-import { preparedQuery } from '../db/prepared-query';
+import { runBatchParts, type BatchPart } from '../db/prepared-query';
 import { recordEmailFact } from './email-event-repository';
 import { suppressAddress } from '../suppressions/suppression-repository';
 
@@ -18,8 +18,8 @@ export interface SentEmailRef {
 }
 
 /**
- * Servers accepted these messages. In ONE statement (so one transaction and one round trip on the
- * hottest path of the worker, for every email of the batch): each row becomes 'sent'; the facts
+ * Servers accepted these messages. In ONE transaction and one round trip (on the hottest path of
+ * the worker, for every email of the batch, see runBatchParts): each row becomes 'sent'; the facts
  * 'sent' and 'delivered' (delivered means accepted by the first SMTP hop; a later bounce arrives as
  * a reply) and the sending cost are recorded, each with its outbox event written only if the fact
  * itself was new. Every write is keyed by the email, so recording it again (a retry after a crash
@@ -28,19 +28,25 @@ export interface SentEmailRef {
  * It writes exactly the rows recordEmailFact and recordCost write (test/sending/send-results.test.ts
  * holds the two side by side): those take nine statements per email, and on this path they were
  * most of the worker's CPU and PostgreSQL's per email.
+ *
+ * The rows become 'sent' one execution each, by primary key: a plan that stays right however
+ * small the table was when the connection planned it (an UPDATE ... FROM the items' JSON was
+ * planned as a hash join over a sequential scan of emails when the table was small, and kept).
  */
-const ACCEPTED_SQL = `
+const ACCEPTED_UPDATE_SQL = `
+UPDATE emails SET status = 'sent', smtp_phase = 'accepted', smtp_response = $2::text, sent_at = COALESCE(sent_at, $3::timestamptz), error = NULL, updated_at = now()
+WHERE id = $1::text AND status IN ('sending', 'sent')`;
+
+/**
+ * The facts, costs and outbox events of the accepted emails, all in one statement: only inserts,
+ * whose conflicts and foreign keys are index probes, so no plan choice can make it scan a table.
+ */
+const ACCEPTED_RECORDS_SQL = `
 WITH i AS (
   -- An email twice in one batch is recorded once (its second item would only meet the conflicts).
-  SELECT DISTINCT ON (email_id) * FROM jsonb_to_recordset($1::jsonb) AS i(email_id text, smtp_response text, at timestamptz, account_id text,
+  SELECT DISTINCT ON (email_id) * FROM jsonb_to_recordset($1::jsonb) AS i(email_id text, at timestamptz, account_id text,
     campaign_id text, lead_id text, data jsonb, amount_usd numeric, sent_event_id text, delivered_event_id text,
     cost_event_id text, fact_event jsonb, cost_event jsonb)
-), upd AS (
-  UPDATE emails e SET status = 'sent', smtp_phase = 'accepted', smtp_response = i.smtp_response, sent_at = COALESCE(e.sent_at, i.at), error = NULL, updated_at = now()
-  -- The ANY makes it an index lookup per email rather than a hash join over the whole table (the
-  -- planner guesses 100 rows for any jsonb_to_recordset).
-  FROM i WHERE e.id = ANY (ARRAY(SELECT email_id FROM i)) AND e.id = i.email_id AND e.status IN ('sending', 'sent')
-  RETURNING e.id
 ), facts AS (
   INSERT INTO email_events (account_id, campaign_id, email_id, lead_id, type, occurred_at, data, dedupe_key)
   SELECT i.account_id, i.campaign_id, i.email_id, i.lead_id, t.type, i.at, i.data, t.type || ':' || i.email_id
@@ -63,7 +69,7 @@ WITH i AS (
   FROM cost c JOIN i ON c.idempotency_key = 'send:' || i.email_id
   RETURNING id
 )
-SELECT (SELECT count(*) FROM upd)::int AS updated, (SELECT count(*) FROM events)::int AS events`;
+SELECT (SELECT count(*) FROM events)::int AS events`;
 
 export interface AcceptedEmail {
   readonly ref: SentEmailRef;
@@ -71,8 +77,8 @@ export interface AcceptedEmail {
   readonly priceUsd: number;
 }
 
-/** Records several accepted emails in one statement (see ACCEPTED_SQL); all or none are written. */
-export async function recordAcceptedBatch(sequelize: Sequelize, accepted: readonly AcceptedEmail[]): Promise<void> {
+/** The accepted emails as a part of a batch (see runBatchParts and ACCEPTED_RECORDS_SQL); nothing to read back. */
+export function acceptedPart(accepted: readonly AcceptedEmail[]): BatchPart<undefined[]> {
   const items = accepted.map(({ ref, smtpResponse, priceUsd }) => {
     if (!Number.isFinite(priceUsd) || priceUsd < 0) throw new RangeError(`price must be a non-negative number, got ${priceUsd}`);
     const at = new Date().toISOString();
@@ -94,7 +100,21 @@ export async function recordAcceptedBatch(sequelize: Sequelize, accepted: readon
       cost_event: { category: 'email_sending', cost_name: 'smtp', feature_slug: 'email-sending', amount_usd: priceUsd, quantity: 1 },
     };
   });
-  await preparedQuery(sequelize, 'sending_record_accepted', ACCEPTED_SQL, [JSON.stringify(items)]);
+  // One update per email (an email twice in a batch is recorded once, as in ACCEPTED_RECORDS_SQL).
+  const firstOfEach = new Map<string, (typeof items)[number]>();
+  for (const i of items) if (!firstOfEach.has(i.email_id)) firstOfEach.set(i.email_id, i);
+  return {
+    steps: [
+      ...[...firstOfEach.values()].map((i) => ({ name: 'sending_accepted_row', text: ACCEPTED_UPDATE_SQL, values: [i.email_id, i.smtp_response, i.at] })),
+      { name: 'sending_accepted_records', text: ACCEPTED_RECORDS_SQL, values: [JSON.stringify(items.map(({ smtp_response: _response, ...rest }) => rest))] },
+    ],
+    read: () => accepted.map(() => undefined),
+  };
+}
+
+/** Records several accepted emails in one transaction (see acceptedPart); all or none are written. */
+export async function recordAcceptedBatch(sequelize: Sequelize, accepted: readonly AcceptedEmail[]): Promise<void> {
+  await runBatchParts(sequelize, [acceptedPart(accepted)]);
 }
 
 /** One accepted email (see recordAcceptedBatch). */

@@ -42,4 +42,27 @@ describe('group commit', () => {
     expect(r.batches[0]).to.deep.equal(['a', 'bad', 'c']);
     expect(r.batches.slice(1).sort()).to.deep.equal([['a'], ['bad'], ['c']]);
   });
+
+  it('an urgent item does not wait for a busy slot: it leaves at once and takes what waits with it', async () => {
+    const batches: string[][] = [];
+    let releaseFirst: () => void = () => undefined;
+    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+    const gc = new GroupCommit(
+      async (items: readonly string[]) => {
+        batches.push([...items]);
+        if (items.includes('slow')) await firstHeld;
+        return items.map((i) => `done:${i}`);
+      },
+      { maxBatch: 64, maxInFlight: 1, urgent: (i) => i.startsWith('urgent'), urgentInFlight: 1 },
+    );
+    const slow = gc.submit('slow');
+    await new Promise((resolve) => setImmediate(resolve)); // 'slow' holds the only ordinary slot
+    const waiting = gc.submit('b');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches, 'an ordinary item waits for the busy slot').to.deep.equal([['slow']]);
+    expect(await Promise.all([gc.submit('urgent1'), waiting])).to.deep.equal(['done:urgent1', 'done:b']);
+    expect(batches[1], 'the urgent batch took the waiting item along').to.deep.equal(['b', 'urgent1']);
+    releaseFirst();
+    expect(await slow).to.equal('done:slow');
+  });
 });
