@@ -53,7 +53,7 @@ interface Sender {
 }
 
 /**
- * Sends one email of a campaign to one lead, at most once, deciding everything at the moment of
+ * Sends one email of a campaign to one lead, accepted once (at least once to the relay, see docs/reliability.md), deciding everything at the moment of
  * sending (a lead may unsubscribe or bounce while its email waits in a schedule):
  *
  * 1. the row of (campaign, lead, step) decides first: 'sent' and 'bounced' return what happened;
@@ -69,7 +69,7 @@ interface Sender {
  *    out, 'data_sent' is recorded (data-end-gate.ts), only if the row is still this attempt's;
  *    the server's answer is recorded after (see send-results.ts). With `onlyWhileRunning`
  *    the reservation happens only while the campaign's row is 'running' (see RUNNING_GATE in
- *    email-rows.ts), checked in the same statement under a share lock of that row.
+ *    email-repository.ts), checked in the same statement under a share lock of that row.
  * A first attempt through the default transport does 1, 2 and 4's reservation in one statement
  * (see sendStatesPart): with the end of data and the success write, three writes per email.
  * All three go through one group commit (send-writes.ts): the writes of this process's sends that
