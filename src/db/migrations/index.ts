@@ -9,6 +9,7 @@ import * as m20261122110000 from './20261122110000-rate-limits';
 import * as m20261125100000 from './20261125100000-lead-profile';
 import * as m20261125120000 from './20261125120000-campaign-audience';
 import * as m20261125140000 from './20261125140000-smtp-transaction';
+import * as m20261127100000 from './20261127100000-sequences';
 
 export interface Migration {
   readonly name: string;
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261125100000-lead-profile', ...m20261125100000 },
   { name: '20261125120000-campaign-audience', ...m20261125120000 },
   { name: '20261125140000-smtp-transaction', ...m20261125140000 },
+  { name: '20261127100000-sequences', ...m20261127100000 },
 ];

@@ -6,6 +6,9 @@ export class Account extends Model<InferAttributes<Account>, InferCreationAttrib
   declare id: string;
   declare name: string;
   declare plan: PlanName;
+  /** The default sender: who signs emails sent without a mailbox (src/accounts/default-sender.ts). */
+  declare senderName: CreationOptional<string | null>;
+  declare senderSignature: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 }
@@ -16,6 +19,8 @@ export function initAccount(sequelize: Sequelize): void {
       id: { type: DataTypes.TEXT, primaryKey: true },
       name: { type: DataTypes.TEXT, allowNull: false },
       plan: { type: DataTypes.TEXT, allowNull: false },
+      senderName: { type: DataTypes.TEXT, allowNull: true },
+      senderSignature: { type: DataTypes.TEXT, allowNull: true },
       createdAt: DataTypes.DATE,
       updatedAt: DataTypes.DATE,
     },

@@ -42,6 +42,12 @@ export class Campaign extends Model<InferAttributes<Campaign>, InferCreationAttr
   declare audienceMatchedLeads: CreationOptional<number | null>;
   /** Why the audience matches nobody; null otherwise. */
   declare audienceReason: CreationOptional<string | null>;
+  /** The version of `campaign_sequences` the campaign sends (null only between insert and its sequence row). */
+  declare sequenceVersion: CreationOptional<number | null>;
+  declare trackOpens: CreationOptional<boolean>;
+  declare trackClicks: CreationOptional<boolean>;
+  /** Send only a text/plain part: no HTML, so no open pixel and no rewritten links. */
+  declare plainTextOnly: CreationOptional<boolean>;
   declare status: CreationOptional<CampaignStatus>;
   declare statusReason: CreationOptional<string | null>;
   declare startedAt: CreationOptional<Date | null>;
@@ -91,6 +97,10 @@ export function initCampaign(sequelize: Sequelize): void {
       audienceSource: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'all_leads' },
       audienceMatchedLeads: { type: DataTypes.INTEGER, allowNull: true },
       audienceReason: text(),
+      sequenceVersion: { type: DataTypes.INTEGER, allowNull: true },
+      trackOpens: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
+      trackClicks: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
+      plainTextOnly: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'starting' },
       statusReason: text(),
       startedAt: time(),

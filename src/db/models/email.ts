@@ -1,4 +1,4 @@
-import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { col } from './columns';
 
 export type EmailStatus = 'sending' | 'deferred' | 'sent' | 'bounced' | 'failed';
@@ -18,6 +18,13 @@ export class Email extends Model<InferAttributes<Email>, InferCreationAttributes
   declare toEmail: string;
   declare subject: string;
   declare messageId: string;
+  /** The step's variant (A-E); null on emails from before variants. */
+  declare variant: CreationOptional<string | null>;
+  /** Opens a thread (own subject) rather than replying in the one before; null on older rows (read as step = 0). */
+  declare startsThread: CreationOptional<boolean | null>;
+  /** The content as written, before tracking: a resend after a crash sends exactly this. */
+  declare bodyText: CreationOptional<string | null>;
+  declare bodyHtml: CreationOptional<string | null>;
   declare status: EmailStatus;
   declare attempts: CreationOptional<number>;
   declare smtpResponse: CreationOptional<string | null>;
@@ -41,6 +48,10 @@ export function initEmail(sequelize: Sequelize): void {
       toEmail: col.text(false),
       subject: col.text(false),
       messageId: col.text(false),
+      variant: col.text(),
+      startsThread: { type: DataTypes.BOOLEAN, allowNull: true },
+      bodyText: col.text(),
+      bodyHtml: col.text(),
       status: col.text(false),
       attempts: { ...col.int(), defaultValue: 0 },
       smtpResponse: col.text(),

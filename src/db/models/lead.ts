@@ -1,4 +1,4 @@
-import { Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { col } from './columns';
 
 export type LeadSource = 'import' | 'provider' | 'api';
@@ -34,6 +34,8 @@ export class Lead extends Model<InferAttributes<Lead>, InferCreationAttributes<L
   declare companySize: CreationOptional<number | null>;
   /** Title, company and industry as given and folded: what keywords are looked for in. */
   declare keywordText: CreationOptional<string | null>;
+  /** Import columns that are not lead fields, by normalised name (src/leads/custom-fields.ts); null when none. */
+  declare customFields: CreationOptional<Record<string, string> | null>;
   declare source: LeadSource;
   declare externalId: CreationOptional<string | null>;
   declare bouncedAt: CreationOptional<Date | null>;
@@ -71,6 +73,7 @@ export function initLead(sequelize: Sequelize): void {
       industryId: col.text(),
       companySize: col.int(true),
       keywordText: col.text(),
+      customFields: { type: DataTypes.JSONB, allowNull: true },
       source: col.text(false),
       externalId: col.text(),
       bouncedAt: col.time(),

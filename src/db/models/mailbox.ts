@@ -11,6 +11,8 @@ export class Mailbox extends Model<InferAttributes<Mailbox>, InferCreationAttrib
   declare fromEmail: string;
   declare fromName: CreationOptional<string | null>;
   declare smtpUrl: string;
+  /** Plain text added under every email sent from this mailbox (both parts). */
+  declare signature: CreationOptional<string | null>;
   declare dailyCap: CreationOptional<number>;
   declare minGapSeconds: CreationOptional<number>;
   declare dkimDomain: CreationOptional<string | null>;
@@ -32,6 +34,7 @@ export function initMailbox(sequelize: Sequelize): void {
       fromEmail: col.text(false),
       fromName: col.text(),
       smtpUrl: col.text(false),
+      signature: col.text(),
       dailyCap: { ...col.int(), defaultValue: 50 },
       minGapSeconds: { ...col.int(), defaultValue: 60 },
       dkimDomain: col.text(),
