@@ -4,7 +4,7 @@
  * `= ANY($n)`, so a criteria of any size is one statement the planner can serve from the
  * per-account indexes (see the lead-profile migration).
  */
-import { MATCH_NOBODY_KEYWORD, type CompanySizeRange, type LeadCriteria } from './profile/types';
+import { MATCH_NOBODY_KEYWORD, type CompanySizeRange, type CustomFieldCondition, type LeadCriteria } from './profile/types';
 import { normalizeDomain } from './fields';
 import { fold } from './profile/normalize';
 
@@ -103,6 +103,15 @@ function keywordMatch(words: readonly string[], b: Binds): string | null {
   return patterns.length === 0 ? null : `${KEYWORD_TEXT} ILIKE ANY(${b.list(patterns)})`;
 }
 
+/**
+ * `lower(<the lead's field>) IN (<the values, lower-cased>)` for one custom field condition: NULL
+ * for a lead without the field. Both sides are lower-cased by PostgreSQL, so case is ignored the
+ * same way whatever the values are; they are stored and given trimmed. The name is a bind value too.
+ */
+function customMatch(c: CustomFieldCondition, b: Binds): string {
+  return `lower(l.custom_fields ->> ${b.add(c.field)}) IN (SELECT lower(v) FROM unnest(${b.list(unique(c.values))}) AS v)`;
+}
+
 function sizeRange(r: CompanySizeRange, b: Binds): string | null {
   const parts: string[] = [];
   if (r.min !== undefined) parts.push(`l.company_size >= ${b.add(r.min)}::int`);
@@ -119,8 +128,10 @@ function sizeRange(r: CompanySizeRange, b: Binds): string | null {
  * Keywords match as substrings of the title, company or industry. `unrecognised` is the report of
  * the values no vocabulary knew: resolveAudience has already written each of them into `keywords`
  * (or `exclude.keywords`, for an exclusion), which is how they constrain; read again here, an
- * excluded value would wrongly become a required one. MATCH_NOBODY_KEYWORD is `FALSE`. An empty
- * criteria (ALL_LEADS) is `TRUE`: every lead.
+ * excluded value would wrongly become a required one. Custom field conditions compare the lead's
+ * `custom_fields` value with each condition's values, case ignored; an excluded one leaves a lead
+ * out only when it has the field. MATCH_NOBODY_KEYWORD is `FALSE`. An empty criteria (ALL_LEADS)
+ * is `TRUE`: every lead.
  */
 export function criteriaWhere(criteria: LeadCriteria, firstBindIndex: number): SqlFragment {
   const b = new Binds(firstBindIndex);
@@ -158,6 +169,9 @@ export function criteriaWhere(criteria: LeadCriteria, firstBindIndex: number): S
   const keywords = keywordMatch(criteria.keywords, b);
   if (keywords !== null) clauses.push(keywords);
 
+  // Custom fields: each condition must hold; a lead without the field does not match it.
+  for (const c of criteria.custom ?? []) if (c.values.length > 0) clauses.push(`coalesce(${customMatch(c, b)}, false)`);
+
   // Exclusions: a NULL column never excludes (a lead without a title is not "a CTO").
   const ex = criteria.exclude;
   if (ex.titleKeys.length > 0) clauses.push(`(l.title_key IS NULL OR l.title_key <> ALL(${b.list(unique(ex.titleKeys))}))`);
@@ -179,6 +193,9 @@ export function criteriaWhere(criteria: LeadCriteria, firstBindIndex: number): S
   }
   const emails = unique(ex.emails.map((e) => e.trim().toLowerCase()).filter((e) => e !== ''));
   if (emails.length > 0) clauses.push(`l.email <> ALL(${b.list(emails)})`);
+  // A lead with any excluded custom value is left out; one without the field is not (NULL excludes nothing).
+  const exCustom = (ex.custom ?? []).filter((c) => c.values.length > 0).map((c) => customMatch(c, b));
+  if (exCustom.length > 0) clauses.push(`NOT coalesce(${anyOf(exCustom)}, false)`);
 
   return { sql: clauses.length === 0 ? 'TRUE' : clauses.join(' AND '), bind: b.values };
 }

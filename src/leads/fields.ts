@@ -43,9 +43,15 @@ export interface LeadInput {
   readonly seniority?: string | null;
   readonly department?: string | null;
   readonly companySize?: string | null;
+  /**
+   * The import's columns that are no lead field, by normalised name (src/leads/custom-fields.ts);
+   * absent or empty when the lead has none. Providers carry none.
+   */
+  readonly customFields?: Readonly<Record<string, string>>;
 }
 
-export type LeadField = keyof LeadInput;
+/** The fields a CSV column can name (custom fields are named by their own column: custom-fields.ts). */
+export type LeadField = Exclude<keyof LeadInput, 'customFields'>;
 
 // The practical address grammar (what mail systems accept in the wild), not RFC 5322's comments and
 // quoted local parts: a dotted domain whose labels are letters, digits and inner hyphens.

@@ -260,7 +260,7 @@ export function profileSourceOf(l: LeadInput): ProfileSource {
   };
 }
 
-/** Leads per statement at most: 27 bound values a row keep a statement far below PostgreSQL's 65,535. */
+/** Leads per statement at most: 28 bound values a row keep a statement far below PostgreSQL's 65,535. */
 export const MAX_ROWS_PER_STATEMENT = 1000;
 
 interface Values {
@@ -268,7 +268,11 @@ interface Values {
   readonly bind: Array<string | number | null>;
 }
 
-/** `(id, account_id, <inputs>, <profile>, source, external_id)` tuples with numbered placeholders. */
+/** A lead's custom fields as the jsonb text stored, or null (SQL NULL) when it has none. */
+const customFieldsValue = (l: LeadInput): string | null =>
+  l.customFields === undefined || Object.keys(l.customFields).length === 0 ? null : JSON.stringify(l.customFields);
+
+/** `(id, account_id, <inputs>, <profile>, source, custom_fields, external_id)` tuples with numbered placeholders. */
 function valuesList(
   accountId: string,
   source: LeadSourceName,
@@ -278,21 +282,23 @@ function valuesList(
   const bind: Array<string | number | null> = [accountId, source];
   const tuples = leads.map((l, i) => {
     const start = bind.length;
-    bind.push(newId('lead'), ...inputValues(l), ...profiles[i]!, l.externalId ?? null);
-    const own = Array.from({ length: INPUT_COLUMNS.length + PROFILE_COLUMNS.length + 2 }, (_, k) => `$${start + k + 1}`);
-    // id, account_id ($1), inputs..., profile..., source ($2), external_id
-    return `(${own[0]}, $1, ${own.slice(1, -1).join(', ')}, $2, ${own[own.length - 1]})`;
+    // A provider's lead never carries custom fields, whatever object it came in.
+    const custom = source === 'provider' ? null : customFieldsValue(l);
+    bind.push(newId('lead'), ...inputValues(l), ...profiles[i]!, custom, l.externalId ?? null);
+    const own = Array.from({ length: INPUT_COLUMNS.length + PROFILE_COLUMNS.length + 3 }, (_, k) => `$${start + k + 1}`);
+    // id, account_id ($1), inputs..., profile..., source ($2), custom_fields, external_id
+    return `(${own[0]}, $1, ${own.slice(1, -2).join(', ')}, $2, ${own[own.length - 2]}::jsonb, ${own[own.length - 1]})`;
   });
   return { sql: tuples.join(',\n'), bind };
 }
 
-const INSERT_HEAD = `INSERT INTO leads AS l (id, account_id, ${INPUT_COLUMNS.join(', ')}, ${PROFILE_COLUMNS.join(', ')}, source, external_id) VALUES`;
+const INSERT_HEAD = `INSERT INTO leads AS l (id, account_id, ${INPUT_COLUMNS.join(', ')}, ${PROFILE_COLUMNS.join(', ')}, source, custom_fields, external_id) VALUES`;
 
 /**
  * Inserts the leads whose address the account does not have yet, in one statement, with the
- * profile computed from each, and returns how many were new. Existing leads are left as they are
- * (an import never rewrites a lead that may be in a running campaign). Addresses must already be
- * lower-cased.
+ * profile computed from each and their custom fields, and returns how many were new. Existing
+ * leads are left as they are, custom fields included (an import never rewrites a lead that may be
+ * in a running campaign). Addresses must already be lower-cased.
  */
 export async function insertNewLeads(sequelize: Sequelize, tx: Transaction, accountId: string, source: LeadSourceName, leads: readonly LeadInput[]): Promise<number> {
   if (leads.length === 0) return 0;
@@ -306,7 +312,8 @@ export async function insertNewLeads(sequelize: Sequelize, tx: Transaction, acco
   return rows.length;
 }
 
-export interface ProviderLead extends LeadInput {
+/** A lead from the provider: the lead fields and the provider's id; never custom fields (imports alone have them). */
+export interface ProviderLead extends Omit<LeadInput, 'customFields'> {
   /** The provider's id of the person (Apollo's person id). */
   readonly externalId: string | null;
 }
@@ -315,7 +322,9 @@ export interface ProviderLead extends LeadInput {
  * Stores leads found or enriched through the provider: new addresses are inserted with source
  * 'provider'; for known addresses the provider's values replace the stored ones where the provider
  * has a value (it is the fresher source) and the stored ones stay where it has none. The lead's
- * source and id never change. Returns the stored rows in input order (one per distinct address).
+ * source and id never change, nor do its custom fields: providers carry none, so a new lead has
+ * none and a known one keeps what its import gave it. Returns the stored rows in input order (one
+ * per distinct address).
  *
  * The profile is written with the row, computed from the provider's values; where a merged row
  * kept stored values the provider lacked, its profile is computed again from what was stored and

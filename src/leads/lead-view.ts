@@ -3,6 +3,7 @@
  * with `name` composed from the parts).
  */
 import type { LeadSource } from '../db/models/lead';
+import type { CustomFields } from './custom-fields';
 import type { LeadInput } from './fields';
 
 export type LeadSourceName = LeadSource;
@@ -22,18 +23,25 @@ export interface LeadRow {
   readonly country: string | null;
   readonly linkedin_url: string | null;
   readonly phone: string | null;
+  /** The import's custom fields by normalised name; null when the lead has none. */
+  readonly custom_fields: Record<string, string> | null;
   readonly source: LeadSourceName;
   readonly created_at: Date;
 }
 
 /** The columns of LeadRow, qualified with `l.` so they can be used in joins. */
 export const LEAD_COLUMNS =
-  'l.id, l.email, l.first_name, l.last_name, l.title, l.company, l.company_domain, l.industry, l.city, l.state, l.country, l.linkedin_url, l.phone, l.source, l.created_at';
+  'l.id, l.email, l.first_name, l.last_name, l.title, l.company, l.company_domain, l.industry, l.city, l.state, l.country, l.linkedin_url, l.phone, l.custom_fields, l.source, l.created_at';
 
-/** A stored lead: what came in, plus its id, a composed `name`, its source and creation time. */
+/**
+ * A stored lead: what came in, plus its id, a composed `name`, its source and creation time. Its
+ * custom fields are always an object (`{}` when it has none), so a client reads
+ * `customFields.plan` without first asking whether there are any.
+ */
 export interface LeadView extends LeadInput {
   readonly id: string;
   readonly name: string | null;
+  readonly customFields: CustomFields;
   readonly source: LeadSourceName;
   readonly createdAt: string;
 }
@@ -55,6 +63,7 @@ export function toLeadView(r: LeadRow): LeadView {
     country: r.country,
     linkedinUrl: r.linkedin_url,
     phone: r.phone,
+    customFields: r.custom_fields ?? {},
     source: r.source,
     createdAt: new Date(r.created_at).toISOString(),
   };

@@ -20,9 +20,11 @@ const HEADER = [
   'reply_category',
   'reply_preview',
   'bounce_reason',
+  'variant',
+  'lead_custom_fields',
 ];
 
-type Row = Record<string, string | number | null>;
+type Row = Record<string, string | number | null | Record<string, string>>;
 
 /** Connections Sequelize's pool has handed out and not taken back. */
 function connectionsInUse(sequelize: Sequelize): number {
@@ -46,6 +48,7 @@ describe('GET /campaigns/:id/export (streamed CSV and JSON)', () => {
   let emailId: string;
 
   const TRICKY = 'Sure, "Tuesday"\nworks, at 3pm; or\r\nWednesday?';
+  const ADA_CUSTOM = { plan: 'Pro', note: '=1+1, "quoted"' };
 
   before(async () => {
     ({ apiKey: key, accountId } = await createAccount(t.db.sequelize, 'free', 'Owner'));
@@ -54,6 +57,9 @@ describe('GET /campaigns/:id/export (streamed CSV and JSON)', () => {
     const ada = await seedLead(accountId, { email: 'ada@engines.example', firstName: 'Ada', lastName: 'Lovelace', company: 'Engines, Ltd.' });
     const email = await seedEmail(c, ada, { subject: 'Your engines, "analysed"' });
     emailId = email.id;
+    // The first email was variant B of its step; Ada's import gave her custom fields (one a formula).
+    await t.db.sequelize.query(`UPDATE emails SET variant = 'B' WHERE id = $1`, { bind: [email.id] });
+    await t.db.sequelize.query(`UPDATE leads SET custom_fields = $1::jsonb WHERE id = $2`, { bind: [JSON.stringify(ADA_CUSTOM), ada.id] });
     const at = (s: string) => new Date(`2026-04-01T10:00:${s}Z`);
     await seedFact(email, 'sent', { at: at('00.000') });
     await seedFact(email, 'delivered', { at: at('00.000') });
@@ -103,6 +109,10 @@ describe('GET /campaigns/:id/export (streamed CSV and JSON)', () => {
     expect(rows[4]!.reply_preview).to.equal(TRICKY);
     // A cell a spreadsheet would evaluate is defused with a leading apostrophe.
     expect(rows[6]!.lead_name).to.equal('\'=HYPERLINK("http://evil.example")');
+    // The email's variant, and the lead's custom fields as one cell of JSON text ({} for a lead without).
+    expect(rows[0]!.variant).to.equal('B');
+    expect(JSON.parse(rows[0]!.lead_custom_fields as string)).to.deep.equal(ADA_CUSTOM);
+    expect(rows[6]).to.include({ variant: '', lead_custom_fields: '{}' });
   });
 
   it('sends the same rows as a JSON array with the same keys; nulls where a column does not apply', async () => {
@@ -117,6 +127,10 @@ describe('GET /campaigns/:id/export (streamed CSV and JSON)', () => {
     expect(rows[0]).to.include({ email_id: emailId, lead_name: 'Ada Lovelace', step: 1, company: 'Engines, Ltd.' });
     // JSON needs no formula guard: values are as stored.
     expect(rows[6]).to.include({ lead_name: '=HYPERLINK("http://evil.example")', company: null, step: 2 });
+    // The lead's custom fields are an object; an email from before variants has none.
+    expect(rows[0]).to.include({ variant: 'B' });
+    expect(rows[0]!.lead_custom_fields).to.deep.equal(ADA_CUSTOM);
+    expect(rows[6]).to.deep.include({ variant: null, lead_custom_fields: {} });
   });
 
   it('writes a header-only CSV and an empty JSON array for a campaign without facts', async () => {

@@ -15,7 +15,7 @@ interface ImportResult {
   suppressed: number;
   invalid: number;
   errors: Array<{ line: number; error: string }>;
-  columns: { used: string[]; ignored: string[] };
+  columns: { used: string[]; custom: Array<{ column: string; field: string }>; ignored: string[] };
 }
 
 interface LeadBody {
@@ -85,7 +85,11 @@ describe('lead import (POST /v1/leads/import) and the lead list', () => {
         { line: 13, error: 'LinkedIn "https://example.com/in/eve" is not a LinkedIn profile URL (https://www.linkedin.com/in/...)' },
         { line: 14, error: 'a quoted field is not closed' },
       ],
-      columns: { used: ['E-mail', 'First Name', 'Last Name', 'Job Title', 'Company', 'Website', 'City', 'State', 'Country', 'LinkedIn'], ignored: ['Notes'] },
+      columns: {
+        used: ['E-mail', 'First Name', 'Last Name', 'Job Title', 'Company', 'Website', 'City', 'State', 'Country', 'LinkedIn'],
+        custom: [{ column: 'Notes', field: 'notes' }],
+        ignored: [],
+      },
     });
     const stored = await storedLeads(accountId);
     expect(stored.map((l) => l.email)).to.deep.equal(['ada@example.com', 'bob@example.com', 'dee@example.com', 'existing@example.com']);
@@ -109,7 +113,7 @@ describe('lead import (POST /v1/leads/import) and the lead list', () => {
     });
   });
 
-  it("fills each lead's profile from an export's columns and says which columns it used and ignored", async () => {
+  it("fills each lead's profile from an export's columns and says which columns it used and which it kept as custom fields", async () => {
     const { accountId, apiKey } = await createAccount(t.db.sequelize);
     const csv = [
       'Email,Full Name,Job Title,Company Name,# Employees,Person Location,Company Industry,Seniority,Departments,Lead Status,Profile Views',
@@ -122,7 +126,11 @@ describe('lead import (POST /v1/leads/import) and the lead list', () => {
     expect(res.body).to.deep.include({ total: 3, imported: 3, invalid: 0 });
     expect(res.body.columns).to.deep.equal({
       used: ['Email', 'Full Name', 'Job Title', 'Company Name', '# Employees', 'Person Location', 'Company Industry', 'Seniority', 'Departments'],
-      ignored: ['Lead Status', 'Profile Views'],
+      custom: [
+        { column: 'Lead Status', field: 'lead_status' },
+        { column: 'Profile Views', field: 'profile_views' },
+      ],
+      ignored: [],
     });
 
     const rows = await t.db.sequelize.query<Record<string, unknown>>(

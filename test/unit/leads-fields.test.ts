@@ -47,7 +47,8 @@ describe('lead fields and CSV rows', () => {
   it('maps header names flexibly and insists on an email column', () => {
     const map = mapHeader(['E-mail', 'First Name', 'last_name', 'Job Title', 'Organization', 'Website', 'Location', 'LinkedIn', 'Phone Number', 'Favourite colour']);
     expect([...map.columns.keys()]).to.deep.equal(['email', 'firstName', 'lastName', 'title', 'company', 'companyDomain', 'location', 'linkedinUrl', 'phone']);
-    expect(map.ignored).to.deep.equal(['Favourite colour']);
+    expect(map.custom).to.deep.equal([{ index: 9, column: 'Favourite colour', field: 'favourite_colour' }]);
+    expect(map.ignored).to.deep.equal([]);
     expect(() => mapHeader(['name', 'company'])).to.throw(ImportHeaderError, /no email column/);
   });
 

@@ -54,7 +54,9 @@ describe('CSV headers of common exports', () => {
       'Company State',
       'Company Country',
     ]);
-    expect(map.ignored).to.deep.equal(['Email Status', 'Keywords', 'Apollo Contact Id']);
+    // Columns that feed no lead field are kept as custom fields; nothing is ignored.
+    expect(map.custom.map((c) => c.field)).to.deep.equal(['email_status', 'keywords', 'apollo_contact_id']);
+    expect(map.ignored).to.deep.equal([]);
     const row = [
       'Ada',
       'Lovelace',
@@ -99,7 +101,7 @@ describe('CSV headers of common exports', () => {
 
   it('reads Sales Navigator and HubSpot exports', () => {
     const salesNav = ['Full Name', 'Email', 'Job Title', 'Company Name', 'Person Location', 'Company Industry', 'Company Headcount', 'Profile URL'];
-    expect(mapHeader(salesNav).ignored).to.deep.equal(['Profile URL']);
+    expect(mapHeader(salesNav).custom.map((c) => c.column)).to.deep.equal(['Profile URL']);
     expect(lead(salesNav, ['Bo Li', 'bo@x.example', 'VP Sales', 'X Corp', 'Berlin, Germany', 'Fintech', '51-200', 'https://www.linkedin.com/sales/lead/1'])).to.deep.include({
       firstName: 'Bo',
       title: 'VP Sales',
@@ -110,7 +112,7 @@ describe('CSV headers of common exports', () => {
       companySize: '51-200',
     });
     const hubspot = ['Email', 'Job Title', 'Company Name', 'Country/Region', 'State/Region', 'Number of Employees', 'Lifecycle Stage'];
-    expect(mapHeader(hubspot).ignored).to.deep.equal(['Lifecycle Stage']);
+    expect(mapHeader(hubspot).custom.map((c) => c.column)).to.deep.equal(['Lifecycle Stage']);
     expect(lead(hubspot, ['cy@y.example', 'Head of People', 'Y', 'France', 'IDF', '1,000'])).to.deep.include({
       title: 'Head of People',
       country: 'France',

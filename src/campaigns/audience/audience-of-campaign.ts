@@ -66,6 +66,7 @@ export function zeroMatchReason(audience: CampaignAudience, matched: number): st
     const shown = key === 'companySizes' ? (values as { min?: number; max?: number }[]).map(sizeText) : (values as string[]).filter((v) => v !== MATCH_NOBODY_KEYWORD);
     if (shown.length > 0) parts.push(`${label} ${shown.join(', ')}`);
   }
+  for (const [name, values] of Object.entries(f.custom ?? {})) if (values.length > 0) parts.push(`custom.${name} ${values.join(', ')}`);
   if (parts.length === 0) return 'The audience names nobody: no filter or word of it describes a lead.';
   return `No lead of the account matches: ${parts.join('; ')}`;
 }

@@ -3,21 +3,48 @@
  * come through the API's body validation (a model's reading of the audience text). It states the
  * same rules as the bounded `audience` of a create body: every value non-blank text of at most
  * AUDIENCE_FILTER_BOUNDS.maxLength characters, at most AUDIENCE_FILTER_BOUNDS.maxItems values per
- * list, seniorities from SENIORITIES, no unknown member.
+ * list, seniorities from SENIORITIES, custom field filters as customFilterSchema says, no unknown
+ * member.
  *
  * LLM_AUDIENCE_SCHEMA is the shape asked of a model: written for OpenAI's strict structured
  * outputs (every member required, lists possibly empty, open size ends as null, no length
  * keywords); `filtersOfLlmAnswer` turns its answer into AudienceFilters, which are then checked
- * against AUDIENCE_FILTERS_SCHEMA.
+ * against AUDIENCE_FILTERS_SCHEMA. A model is not asked for custom field filters: the account's
+ * field names are not in its prompt, and a name it guessed would narrow the audience to nobody.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { CUSTOM_FIELD_NAME_PATTERN } from '../../leads/custom-fields';
 import { SENIORITIES } from '../../leads/profile/types';
 import type { AudienceExclusions, AudienceFilters, CompanySizeRange, Seniority } from './types';
 
 /** Values per list, characters per value, employees. */
 export const AUDIENCE_FILTER_BOUNDS = { maxItems: 50, maxLength: 200, maxEmployees: 10_000_000 } as const;
 
+/**
+ * Field names in one `custom` filter (and in `exclude.custom`): an audience names a few of a
+ * lead's fields, and each name is one more condition in the matcher's statement.
+ */
+export const MAX_CUSTOM_FILTER_NAMES = 20;
+
 const Value = Type.String({ minLength: 1, maxLength: AUDIENCE_FILTER_BOUNDS.maxLength, pattern: '\\S' });
+
+/**
+ * A `custom` filter: custom field name (the import's normalised names, CUSTOM_FIELD_NAME_PATTERN)
+ * to its values. Bounded (a request, and the model's answer): at most MAX_CUSTOM_FILTER_NAMES names,
+ * each with 1 to AUDIENCE_FILTER_BOUNDS.maxItems values that are non-blank text of at most
+ * AUDIENCE_FILTER_BOUNDS.maxLength characters; a name off the pattern is an unknown field.
+ * Unbounded (a response): the same shape, as stored. Used by the API's schemas too, so both
+ * surfaces and the domain state the rule once.
+ */
+export function customFilterSchema(bounded: boolean, description?: string) {
+  const value = bounded ? Value : Type.String();
+  const values = Type.Array(value, bounded ? { minItems: 1, maxItems: AUDIENCE_FILTER_BOUNDS.maxItems } : {});
+  return Type.Record(Type.String({ pattern: CUSTOM_FIELD_NAME_PATTERN }), values, {
+    additionalProperties: false,
+    ...(bounded ? { maxProperties: MAX_CUSTOM_FILTER_NAMES } : {}),
+    ...(description === undefined ? {} : { description }),
+  });
+}
 const List = <T extends ReturnType<typeof Type.String>>(item: T) => Type.Optional(Type.Array(item, { maxItems: AUDIENCE_FILTER_BOUNDS.maxItems }));
 const Employees = Type.Optional(Type.Integer({ minimum: 0, maximum: AUDIENCE_FILTER_BOUNDS.maxEmployees }));
 const SeniorityValue = Type.Unsafe<Seniority>({ type: 'string', enum: [...SENIORITIES] });
@@ -33,9 +60,10 @@ export const AUDIENCE_FILTERS_SCHEMA = Type.Object(
       Type.Array(Type.Object({ min: Employees, max: Employees }, { additionalProperties: false, minProperties: 1 }), { maxItems: AUDIENCE_FILTER_BOUNDS.maxItems }),
     ),
     keywords: List(Value),
+    custom: Type.Optional(customFilterSchema(true)),
     exclude: Type.Optional(
       Type.Object(
-        { titles: List(Value), companies: List(Value), domains: List(Value), emails: List(Value), industries: List(Value) },
+        { titles: List(Value), companies: List(Value), domains: List(Value), emails: List(Value), industries: List(Value), custom: Type.Optional(customFilterSchema(true)) },
         { additionalProperties: false },
       ),
     ),

@@ -3,16 +3,18 @@
  * src/leads/profile: titles to title keys and (seniority, department) roles, locations to country
  * codes and cities, industries to taxonomy ids. Whatever no vocabulary knows is listed in
  * `unrecognised` and kept as a keyword, so it narrows the audience, never widens it; an audience
- * that constrains nothing names nobody (MATCH_NOBODY_KEYWORD).
+ * that constrains nothing names nobody (MATCH_NOBODY_KEYWORD). Custom field filters need no
+ * vocabulary: they pass through as conditions on the lead's custom fields.
  */
+import { normalizeCustomFieldName } from '../../leads/custom-fields';
 import { findCity } from '../../leads/profile/cities';
 import { countryByCode, countryByName, regionCountries } from '../../leads/profile/countries';
 import { industryId, industryIdExact } from '../../leads/profile/industries';
 import { fold, matchWords } from '../../leads/profile/normalize';
 import { departmentIn } from '../../leads/profile/titles';
-import { MATCH_NOBODY_KEYWORD, SENIORITIES, type CompanySizeRange, type LeadCriteria, type Seniority } from '../../leads/profile/types';
+import { MATCH_NOBODY_KEYWORD, SENIORITIES, type CompanySizeRange, type CustomFieldCondition, type LeadCriteria, type Seniority } from '../../leads/profile/types';
 import { longestAt, vocabulary, type Vocabulary } from '../../leads/profile/vocabulary';
-import type { AudienceFilters } from './types';
+import type { AudienceFilters, CustomFieldFilter } from './types';
 
 type Role = { readonly seniority: Seniority | null; readonly department: string | null };
 
@@ -148,6 +150,22 @@ function uniq<T>(xs: Iterable<T>): T[] {
   return [...new Set(xs)];
 }
 
+/**
+ * A custom field filter as conditions: each name in the import's normal form (a valid name is its
+ * own, so this only matters for filters stored by other means), values trimmed and without
+ * repeats (case is left to the matcher, which ignores it). A name left with no value or no name
+ * is dropped.
+ */
+export function resolveCustom(filter: CustomFieldFilter | undefined): CustomFieldCondition[] {
+  const out: CustomFieldCondition[] = [];
+  for (const [name, given] of Object.entries(filter ?? {})) {
+    const field = normalizeCustomFieldName(name);
+    const values = uniq(given.map((v) => v.trim()).filter((v) => v !== ''));
+    if (field !== null && values.length > 0) out.push({ field, values });
+  }
+  return out;
+}
+
 export function resolveAudience(filters: AudienceFilters): LeadCriteria {
   const v = vocabulary();
   const unrecognised: string[] = [];
@@ -196,6 +214,7 @@ export function resolveAudience(filters: AudienceFilters): LeadCriteria {
   }
 
   const companySizes = (filters.companySizes ?? []).filter(validRange);
+  const custom = resolveCustom(filters.custom);
   for (const k of filters.keywords ?? []) {
     const f = k === MATCH_NOBODY_KEYWORD ? k : fold(k);
     if (f !== '') keywords.push(f);
@@ -225,7 +244,7 @@ export function resolveAudience(filters: AudienceFilters): LeadCriteria {
   }
 
   const constrains =
-    titleKeys.length + titleRoles.length + seniorities.length + departments.length + countryCodes.length + cities.length + industryIds.length + companySizes.length + keywords.length > 0;
+    titleKeys.length + titleRoles.length + seniorities.length + departments.length + countryCodes.length + cities.length + industryIds.length + companySizes.length + keywords.length + custom.length > 0;
   if (!constrains) {
     // "Everyone" is chosen only by giving no audience at all: filters that name nothing name nobody.
     unrecognised.push('(no filter names anyone)');
@@ -245,6 +264,7 @@ export function resolveAudience(filters: AudienceFilters): LeadCriteria {
     industryIds: uniq(industryIds),
     companySizes,
     keywords: uniq(keywords),
+    custom,
     exclude: {
       titleKeys: withCombined(exTitleKeys),
       companies: uniq((ex.companies ?? []).map(companyName).filter((c) => c !== '')),
@@ -253,6 +273,7 @@ export function resolveAudience(filters: AudienceFilters): LeadCriteria {
       titleRoles: uniqueRoles(exRoles),
       industryIds: uniq(exIndustries),
       keywords: uniq(exKeywords),
+      custom: resolveCustom(ex.custom),
     },
     unrecognised: uniq(unrecognised),
   };

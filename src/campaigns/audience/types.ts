@@ -17,7 +17,18 @@ export interface AudienceExclusions {
   readonly emails?: readonly string[];
   /** Industries never to email ("not agencies"): ids, names or synonyms, like `industries`. */
   readonly industries?: readonly string[];
+  /**
+   * Custom field values never to email, by field name: a lead whose field equals one of them
+   * (trimmed, case ignored) is left out; a lead without the field is not.
+   */
+  readonly custom?: CustomFieldFilter;
 }
+
+/**
+ * Custom field name (CUSTOM_FIELD_NAME_PATTERN of src/leads/custom-fields.ts) to the values one of
+ * which the lead's field must equal, trimmed and case ignored. Names combine with AND.
+ */
+export type CustomFieldFilter = Readonly<Record<string, readonly string[]>>;
 
 /**
  * Filters as a user writes them (Surface A in snake_case, B in camelCase; this is the camelCase
@@ -37,6 +48,8 @@ export interface AudienceFilters {
   readonly companySizes?: readonly CompanySizeRange[];
   /** Words that must appear in the lead's title, company or industry. */
   readonly keywords?: readonly string[];
+  /** The lead's custom fields (from its import): `{plan: ["pro", "enterprise"]}`. */
+  readonly custom?: CustomFieldFilter;
   readonly exclude?: AudienceExclusions;
 }
 

@@ -24,6 +24,10 @@ export interface ExportRow {
   readonly replyPreview: string | null;
   /** The receiving server's words, for bounces. */
   readonly bounceReason: string | null;
+  /** The email's variant of its step (A-E); null for emails from before variants, and facts of no email. */
+  readonly variant: string | null;
+  /** The lead's custom fields ({} when it has none); null for a fact of no lead. */
+  readonly leadCustomFields: Readonly<Record<string, string>> | null;
 }
 
 // Oldest first; the id breaks ties between facts of the same instant (a send and its delivery).
@@ -42,7 +46,9 @@ SELECT to_char(ev.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"
        r.sentiment AS "replySentiment",
        r.category AS "replyCategory",
        r.preview AS "replyPreview",
-       CASE WHEN ev.type = 'bounced' THEN coalesce(ev.data->>'diagnostic', ev.data->>'smtp_response') END AS "bounceReason"
+       CASE WHEN ev.type = 'bounced' THEN coalesce(ev.data->>'diagnostic', ev.data->>'smtp_response') END AS "bounceReason",
+       em.variant AS "variant",
+       CASE WHEN l.id IS NOT NULL THEN coalesce(l.custom_fields, '{}'::jsonb) END AS "leadCustomFields"
   FROM email_events ev
   LEFT JOIN emails em ON em.id = ev.email_id
   LEFT JOIN leads l ON l.id = coalesce(ev.lead_id, em.lead_id)
@@ -53,6 +59,7 @@ SELECT to_char(ev.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"
 /** The slice of a pg client we use; Sequelize's postgres connections are pg clients. */
 interface PgConnection {
   query<T extends QueryStream>(stream: T): T;
+  query<R>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
   once(event: 'end', listener: () => void): unknown;
   removeListener(event: 'end', listener: () => void): unknown;
   _invalid?: boolean;
@@ -66,6 +73,31 @@ interface ConnectionManager {
 /** Rows fetched from the server per round trip: a few hundred KB at most, whatever the campaign's size. */
 const BATCH_ROWS = 500;
 
+/** A connection of Sequelize's pool, held until `release` (once; later calls do nothing). */
+interface Borrowed {
+  readonly connection: PgConnection;
+  /** Gives the connection back; `broken` marks it so the pool drops it. */
+  release(broken: boolean): void;
+}
+
+async function borrowConnection(sequelize: Sequelize): Promise<Borrowed> {
+  const manager = (sequelize as unknown as { connectionManager: ConnectionManager }).connectionManager;
+  const connection = await manager.getConnection({ type: 'read' });
+  let released = false;
+  const release = (broken: boolean): void => {
+    if (released) return;
+    released = true;
+    connection.removeListener('end', onEnd);
+    if (broken) connection._invalid = true;
+    // Sequelize's release is synchronous today; a promise from a later version is settled quietly.
+    void Promise.resolve(manager.releaseConnection(connection)).catch(() => undefined);
+  };
+  // A connection that dies while borrowed is returned when it ends, marked so the pool drops it.
+  const onEnd = (): void => release(true);
+  connection.once('end', onEnd);
+  return { connection, release };
+}
+
 /**
  * Every fact of the campaign as an object stream of ExportRow, read through a server-side cursor
  * on a connection of Sequelize's pool: rows arrive as the reader consumes them, so an export of a
@@ -78,21 +110,44 @@ const BATCH_ROWS = 500;
  * returned when it ends, marked so the pool drops it.
  */
 export async function openExportRows(sequelize: Sequelize, campaignId: string): Promise<Readable> {
-  const manager = (sequelize as unknown as { connectionManager: ConnectionManager }).connectionManager;
-  const connection = await manager.getConnection({ type: 'read' });
-  let released = false;
-  const release = (broken: boolean): void => {
-    if (released) return;
-    released = true;
-    connection.removeListener('end', onEnd);
-    if (broken) connection._invalid = true;
-    // Sequelize's release is synchronous today; a promise from a later version is settled quietly.
-    void Promise.resolve(manager.releaseConnection(connection)).catch(() => undefined);
-  };
-  const onEnd = (): void => release(true);
-  connection.once('end', onEnd);
+  const { connection, release } = await borrowConnection(sequelize);
   // An idle connection submits the query at once: nothing is left queued on it once we release it.
   const rows = connection.query(new QueryStream(SQL, [campaignId], { batchSize: BATCH_ROWS }));
   rows.once('close', () => release(false));
   return rows;
+}
+
+/** A statement and its bind values. */
+export interface Statement {
+  readonly sql: string;
+  readonly values: readonly unknown[];
+}
+
+/**
+ * A query read first and a stream read after it, both from one snapshot: a read-only REPEATABLE
+ * READ transaction on one pooled connection, so what the first query says about the rows (an
+ * export's column names) holds for every row the stream then brings, whatever commits meanwhile.
+ * The stream is read through a server-side cursor as openExportRows reads its own; when it closes
+ * (last row, error, or the reader destroying it) the transaction is rolled back (it wrote nothing)
+ * and the connection goes back to the pool, dropped if the rollback failed.
+ */
+export async function openSnapshotRows<R>(sequelize: Sequelize, first: Statement, stream: Statement): Promise<{ first: R[]; rows: Readable }> {
+  const { connection, release } = await borrowConnection(sequelize);
+  let before: R[];
+  try {
+    await connection.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    before = (await connection.query<R>(first.sql, [...first.values])).rows;
+  } catch (err) {
+    // The transaction may still be open: a connection in an unknown state is not given back for reuse.
+    release(true);
+    throw err;
+  }
+  const rows = connection.query(new QueryStream(stream.sql, [...stream.values], { batchSize: BATCH_ROWS }));
+  rows.once('close', () => {
+    connection.query('ROLLBACK').then(
+      () => release(false),
+      () => release(true),
+    );
+  });
+  return { first: before, rows };
 }

@@ -22,6 +22,10 @@
  * - `q_keywords`: the keyword when there is exactly one; Apollo reads several words in one
  *   string together, while the audience takes any of them, so several are matched locally only.
  * - Exclusions and departments have no parameter: they are applied locally after the search.
+ * - Custom fields (`custom`, `exclude.custom`) are the account's own import columns, which Apollo
+ *   knows nothing of: no parameter either, applied locally after the search like departments. A
+ *   provider's person brings no custom fields, so only people the account already imported with
+ *   the field can meet a `custom` filter.
  */
 import en from 'i18n-iso-countries/langs/en.json';
 import departmentsData from '../profile/vocabulary/departments.json';

@@ -1,3 +1,4 @@
+import { customColumnsOf, type CustomColumn } from '../custom-fields';
 import type { LeadField } from '../fields';
 
 /**
@@ -71,7 +72,12 @@ export interface ColumnMap {
   readonly names: readonly string[];
   /** Header names that feed a field, in header order (reported with the import's result). */
   readonly used: readonly string[];
-  /** Header names that feed nothing (reported so a typo in a header is noticed). */
+  /** The other columns, kept with each lead as custom fields (see custom-fields.ts), in header order. */
+  readonly custom: readonly CustomColumn[];
+  /**
+   * Header names that feed nothing: a header with no ASCII letter or digit left once accents are
+   * folded, or a custom column past the limit (reported so a typo or a lost column is noticed).
+   */
   readonly ignored: readonly string[];
 }
 
@@ -89,23 +95,27 @@ export function tooManyColumns(count: number): ImportHeaderError {
   return new ImportHeaderError(`The CSV header has ${count} columns; at most ${MAX_COLUMNS} are allowed`);
 }
 
-/** Reads the header row. An unusable header (no email column) stops the import before any row. */
+/**
+ * Reads the header row: known names feed lead fields, every other column becomes a custom field.
+ * An unusable header (no email column) stops the import before any row.
+ */
 export function mapHeader(header: readonly string[]): ColumnMap {
   if (header.length > MAX_COLUMNS) throw tooManyColumns(header.length);
   const columns = new Map<ColumnTarget, number[]>();
   const used: string[] = [];
-  const ignored: string[] = [];
+  const others: Array<{ index: number; header: string }> = [];
   header.forEach((name, i) => {
     const target = BY_ALIAS.get(normalise(name));
     if (target === undefined) {
-      if (name.trim() !== '') ignored.push(name.trim());
+      others.push({ index: i, header: name });
       return;
     }
     used.push(name.trim());
     columns.set(target, [...(columns.get(target) ?? []), i]);
   });
+  const custom = customColumnsOf(others);
   if (!columns.has('email')) {
     throw new ImportHeaderError(`The CSV header has no email column (first line: ${JSON.stringify(header.join(',').slice(0, 120))}); name one column "email"`);
   }
-  return { columns, names: header.map((h) => h.trim()), used, ignored };
+  return { columns, names: header.map((h) => h.trim()), used, custom: custom.columns, ignored: [...custom.ignored] };
 }

@@ -27,8 +27,15 @@ export interface ImportResult {
   /** Rows that could not be read or did not validate; the first of them are listed in `errors`. */
   readonly invalid: number;
   readonly errors: readonly ImportLineError[];
-  /** The header's columns: those that fed a lead field, and those the import did not read. */
-  readonly columns: { readonly used: readonly string[]; readonly ignored: readonly string[] };
+  /**
+   * The header's columns: those that fed a lead field, those kept as custom fields (the header as
+   * written and the field's normalised name), and those that fed nothing.
+   */
+  readonly columns: {
+    readonly used: readonly string[];
+    readonly custom: ReadonlyArray<{ readonly column: string; readonly field: string }>;
+    readonly ignored: readonly string[];
+  };
 }
 
 export interface ImportOptions {
@@ -68,10 +75,10 @@ const CSV_ERRORS: Partial<Record<CsvError['code'], string>> = {
 
 /**
  * Imports a CSV of leads into an account's store as it streams in: the header names the columns
- * (see columns.ts), each row is validated on its own (a bad row is skipped and reported with its
- * line, the rest go on), and valid rows are written in batches, each batch checked against the
- * suppression list in one query and inserted in one statement that skips addresses the account
- * already has. Existing leads are never modified: an import adds leads, it does not edit them.
+ * (see columns.ts; columns that name no lead field are the leads' custom fields), each row is
+ * validated on its own (a bad row is skipped and reported with its line, the rest go on), and
+ * valid rows are written in batches, each batch checked against the suppression list in one query
+ * and inserted in one statement that skips addresses the account already has. Existing leads are never modified: an import adds leads, it does not edit them.
  *
  * The whole import is one transaction: an upload that breaks off or passes its size limit leaves
  * the store as it was, rather than half imported with an error the client cannot act on.
@@ -174,7 +181,7 @@ export async function importLeadsCsv(sequelize: Sequelize, accountId: string, so
         suppressed,
         invalid,
         errors: [...errors].sort((a, b) => a.line - b.line),
-        columns: { used: [...columns.used], ignored: [...columns.ignored] },
+        columns: { used: [...columns.used], custom: columns.custom.map((c) => ({ column: c.column, field: c.field })), ignored: [...columns.ignored] },
       };
     });
   } catch (err) {

@@ -1,3 +1,4 @@
+import { customFieldValues } from '../custom-fields';
 import { FIELD_LIMITS, isValidEmail, isValidPhone, normalizeDomain, normalizeLinkedinUrl, splitFullName, splitLocation, type LeadInput, type LeadField } from '../fields';
 import type { ColumnMap, ColumnTarget } from './columns';
 
@@ -12,7 +13,7 @@ const CONTEXT_FIELDS = ['seniority', 'department', 'companySize'] as const;
  * One data row as a lead, or the reason it cannot be one. Empty cells are absent values; a full
  * name or a location fills the name or place fields only where those have no column of their own
  * (or an empty one), and the company's place fills them only when the row has no place of the
- * person at all. The first reason found is reported.
+ * person at all. The other columns are the lead's custom fields. The first reason found is reported.
  */
 export function rowToLead(values: readonly string[], map: ColumnMap): RowOutcome {
   if (values.length > map.names.length) {
@@ -93,5 +94,6 @@ export function rowToLead(values: readonly string[], map: ColumnMap): RowOutcome
     const c = cell(field);
     if (c !== null) context[field] = c.value.slice(0, FIELD_LIMITS[field]);
   }
-  return { ok: true, lead: { email: address, ...out, ...context } };
+  const customFields = customFieldValues(values, map.custom);
+  return { ok: true, lead: { email: address, ...out, ...context, ...(customFields === undefined ? {} : { customFields }) } };
 }

@@ -38,6 +38,11 @@ export interface LeadCriteria {
   readonly companySizes: readonly CompanySizeRange[];
   /** Lower-cased words, matched against title, company and industry. */
   readonly keywords: readonly string[];
+  /**
+   * Custom field conditions: the lead's field must equal one of a condition's values (trimmed,
+   * case ignored); conditions combine with AND. Absent or empty: no constraint.
+   */
+  readonly custom?: CustomFieldCriteria;
   /** A lead matching any one of these is left out. */
   readonly exclude: {
     readonly titleKeys: readonly string[];
@@ -50,10 +55,21 @@ export interface LeadCriteria {
     readonly industryIds?: readonly string[];
     /** Excluded values no vocabulary knows: a lead whose title, company or industry has one is left out. */
     readonly keywords?: readonly string[];
+    /** Excluded custom field values: a lead whose field equals a value of any condition (case ignored) is left out; one without the field is not. */
+    readonly custom?: CustomFieldCriteria;
   };
   /** Values given that no vocabulary knows; they constrain as keywords, never widen. */
   readonly unrecognised: readonly string[];
 }
+
+/** One condition on a custom field: its normalised name (src/leads/custom-fields.ts) and the values it is compared with. */
+export interface CustomFieldCondition {
+  readonly field: string;
+  readonly values: readonly string[];
+}
+
+/** Conditions on custom fields; a list rather than a map, so two filters on one name stay two conditions. */
+export type CustomFieldCriteria = readonly CustomFieldCondition[];
 
 /**
  * The keyword an audience that names nobody carries (a phrase of stop words only, a text over the

@@ -1,5 +1,6 @@
 import { Type, type TNumber, type TSchema } from '@sinclair/typebox';
 import { MAX_AUDIENCE_TEXT_LENGTH } from '../../../campaigns/audience/parse-text';
+import { customFilterSchema, MAX_CUSTOM_FILTER_NAMES } from '../../../campaigns/audience/filters-schema';
 import { AUDIENCE_SOURCES } from '../../../campaigns/audience/types';
 import { CAMPAIGN_STATUSES } from '../../../db/models/campaign';
 import { SENIORITIES } from '../../../leads/profile/types';
@@ -159,6 +160,15 @@ export function AudienceFiltersSchema<C extends Casing>(casing: C, bounded: bool
         Type.Object({ min: Employees, max: Employees }, { additionalProperties: false, minProperties: 1, description: 'Employees, both ends inclusive; an open end is left out.' }),
       ),
       keywords: List(Value(), 'Words the lead\'s title, company or industry must contain.'),
+      // The same name on both surfaces: its keys are the leads' custom field names, never cased.
+      custom: Type.Optional(
+        customFilterSchema(
+          bounded,
+          "The lead's custom fields (the columns of its import that are no lead field, by normalised name: lower case, a-z, 0-9 and _, at most 40 characters): " +
+            'name to values, e.g. {"plan": ["Pro", "Enterprise"]}. The lead\'s field must equal one of the values (spaces around them and case ignored); ' +
+            `names combine with AND. At most ${MAX_CUSTOM_FILTER_NAMES} names, 1 to 50 values each.`,
+        ),
+      ),
       exclude: Type.Optional(
         Type.Object(
           {
@@ -167,6 +177,9 @@ export function AudienceFiltersSchema<C extends Casing>(casing: C, bounded: bool
             domains: List(Value(), 'Email or company domains (acme.com also excludes eu.acme.com).'),
             emails: List(Value()),
             industries: List(Value()),
+            custom: Type.Optional(
+              customFilterSchema(bounded, 'Custom field name to values: a lead whose field equals one of them is left out; a lead without the field is not.'),
+            ),
           },
           { additionalProperties: false, description: 'Leads matching any of these are never emailed.' },
         ),

@@ -1,15 +1,18 @@
+import { MAX_CUSTOM_FIELDS_PER_IMPORT } from '../../../leads/custom-fields';
 import { parseEnrichIdentity } from '../../../leads/enrich-identity';
 import { enrichLead } from '../../../leads/enrich-lead';
 import { MAX_COLUMNS } from '../../../leads/import/columns';
 import { importLeadsCsv, MAX_ROW_BYTES } from '../../../leads/import/import-csv';
 import { uploadBody } from '../../../leads/import/upload-body';
+import { LEAD_EXPORT_FIELDS, openLeadExport, type LeadExportRow } from '../../../leads/lead-export';
 import { getLead, listLeads } from '../../../leads/lead-repository';
 import { searchLeads } from '../../../leads/search-leads';
 import { NotFoundError } from '../../../errors/domain-errors';
 import { notFound, payloadTooLarge } from '../../http/errors';
 import { defineRoute } from '../../http/route';
+import { EXPORT_CONTENT_TYPES, formattedExport, type ExportColumn } from '../campaigns/export-file';
 import { answeringLeadErrors } from './errors';
-import { Lead, LeadEnrichBody, LeadIdParams, LeadImportResult, LeadListQuery, LeadListResponse, LeadSearchBody, LeadSearchResponse } from './schemas';
+import { Lead, LeadEnrichBody, LeadExportQuery, LeadIdParams, LeadImportResult, LeadListQuery, LeadListResponse, LeadSearchBody, LeadSearchResponse } from './schemas';
 
 /** Largest CSV upload. Read as a stream, so the limit bounds the time an import takes, not memory. */
 export const MAX_CSV_BYTES = 50 * 1024 * 1024;
@@ -26,11 +29,16 @@ const importLeads = defineRoute({
     'city, state, country (or location, "Person Location"), linkedin_url, phone, seniority, department (or "Departments"), company size ' +
     '("# Employees", "Employees", "Company Size", "Number of Employees"); the company\'s place ("Company Country", "Company City", ' +
     '"Company Location") stands in for a person without one. The headers of Apollo, Sales Navigator and HubSpot exports are recognised. ' +
-    'Other columns are ignored; the answer lists the columns used and ignored. Each lead gets its profile (title, seniority, department, ' +
+    'Every other column is kept with each lead as a custom field, under its header normalised: accents folded, lower case, each run of other ' +
+    'characters one "_", at most 40 characters, "col_" before a leading digit, "_2", "_3"... for a name already taken ("Favourite Colour" ' +
+    `is favourite_colour); values are text, trimmed, and an empty cell is no value; at most ${MAX_CUSTOM_FIELDS_PER_IMPORT} per import. ` +
+    'The answer lists the columns used, the custom ones with their field names, and those ignored (no letter a-z or digit to name a field by, ' +
+    'or past the limit). Each lead gets its profile (title, seniority, department, ' +
     'country, city, industry, company size in normalised form) for audience matching. ' +
     'Each row is checked on its own: an invalid row is skipped and reported with the line it starts on; the rest are imported. ' +
     `A row longer than ${MAX_ROW_BYTES / 1024} KB (an unclosed quote?) is one invalid row; a header of more than ${MAX_COLUMNS} columns or longer than ${MAX_ROW_BYTES / 1024} KB is a 400. ` +
-    'Addresses the account already has (or that appear twice) are duplicates and leave the stored lead unchanged; suppressed addresses are skipped. ' +
+    'Addresses the account already has (or that appear twice) are duplicates and leave the stored lead unchanged, custom fields included; ' +
+    'suppressed addresses are skipped. ' +
     'An upload that breaks off or passes 50 MB imports nothing.',
   tags: ['leads'],
   rawBody: { contentTypes: ['text/csv'], mode: 'stream', maxBytes: MAX_CSV_BYTES, description: 'A CSV file (UTF-8, comma-separated, header row first), at most 50 MB.' },
@@ -125,4 +133,45 @@ const enrich = defineRoute({
   },
 });
 
-export const leadRoutes = [importLeads, search, enrich, listAccountLeads, getAccountLead];
+/** The lead columns of the export and then one `custom.<name>` column per custom field name of the account. */
+function leadExportColumns(customFieldNames: readonly string[]): ReadonlyArray<ExportColumn<LeadExportRow>> {
+  return [
+    ...LEAD_EXPORT_FIELDS.map((field) => ({ header: field, value: (row: LeadExportRow) => row[field] })),
+    ...customFieldNames.map((name) => ({ header: `custom.${name}`, value: (row: LeadExportRow) => row.customFields?.[name] ?? null })),
+  ];
+}
+
+const exportLeads = defineRoute({
+  method: 'get',
+  path: '/v1/leads/export',
+  auth: 'b',
+  operationId: 'exportLeads',
+  summary: 'Download every lead of the account as CSV or JSON, custom fields included',
+  description:
+    'An attachment named `leads-<account-id>.csv|json` with one row per lead, oldest first (by address within one import). Columns (CSV ' +
+    `header row, JSON keys): ${LEAD_EXPORT_FIELDS.join(', ')} (seniority, department and companySize as imported), then one ` +
+    'column `custom.<name>` per custom field name any lead of the account has, in alphabetical order; a lead without that field has an ' +
+    'empty cell (null in JSON). JSON is an array of objects. The file is streamed as it is read; a download cut short by a server error ' +
+    'ends without the closing bytes. In CSV, a text cell starting with =, +, -, @, tab or carriage return is prefixed with an apostrophe ' +
+    'so spreadsheets do not run it as a formula.',
+  tags: ['leads'],
+  query: LeadExportQuery,
+  responses: { 200: { description: 'The export file (text/csv, or application/json for format=json)', contentType: 'text/csv', alsoContentTypes: ['application/json'] } },
+  handler: async ({ query }, { deps, auth, log }) => {
+    const format = query.format ?? 'csv';
+    // From here on the stream owns a pooled connection until Koa has sent or dropped it.
+    const { customFieldNames, rows } = await openLeadExport(deps.sequelize, auth.accountId);
+    return {
+      body: formattedExport(rows, format, leadExportColumns(customFieldNames), log, 'lead export'),
+      headers: {
+        'Content-Type': EXPORT_CONTENT_TYPES[format],
+        'Content-Disposition': `attachment; filename="leads-${auth.accountId}.${format}"`,
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+      },
+    };
+  },
+});
+
+// The export is declared before GET /v1/leads/:id, which would otherwise take "export" for an id.
+export const leadRoutes = [importLeads, search, enrich, listAccountLeads, exportLeads, getAccountLead];

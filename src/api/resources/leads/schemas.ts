@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
+import { CUSTOM_FIELD_NAME_PATTERN, MAX_CUSTOM_FIELDS_PER_IMPORT } from '../../../leads/custom-fields';
 import { FIELD_LIMITS } from '../../../leads/fields';
 import { Timestamp } from '../../http/common-schemas';
+import { StringEnum } from '../string-enum';
 
 const Text = Type.Union([Type.String(), Type.Null()]);
 
@@ -20,6 +22,12 @@ export const Lead = Type.Object(
     country: Text,
     linkedinUrl: Text,
     phone: Text,
+    customFields: Type.Record(Type.String({ pattern: CUSTOM_FIELD_NAME_PATTERN }), Type.String(), {
+      additionalProperties: false,
+      description:
+        'The columns of its import that are no lead field, by normalised name (lower case, a-z, 0-9 and _, at most 40 characters): ' +
+        '"Favourite Colour" is favourite_colour. Text values; a field the lead has no value for is absent; {} when it has none.',
+    }),
     source: Type.Union([Type.Literal('import'), Type.Literal('provider'), Type.Literal('api')], {
       description: 'How the lead entered the store: a CSV import, the lead provider (Apollo), or the API.',
     }),
@@ -107,10 +115,32 @@ export const LeadImportResult = Type.Object(
     columns: Type.Object(
       {
         used: Type.Array(Type.String(), { description: 'Header names the import read into lead fields, in header order.' }),
-        ignored: Type.Array(Type.String(), { description: 'Header names it did not recognise and left out (check these for a misnamed column).' }),
+        custom: Type.Array(
+          Type.Object(
+            {
+              column: Type.String({ description: 'The header as written.' }),
+              field: Type.String({ pattern: CUSTOM_FIELD_NAME_PATTERN, description: "The custom field's normalised name." }),
+            },
+            { additionalProperties: false },
+          ),
+          {
+            maxItems: MAX_CUSTOM_FIELDS_PER_IMPORT,
+            description: `Header names kept as custom fields of each lead, in header order, at most ${MAX_CUSTOM_FIELDS_PER_IMPORT}.`,
+          },
+        ),
+        ignored: Type.Array(Type.String(), {
+          description: `Header names that fed nothing: no letter a-z or digit to name a custom field by (accents folded), or past the ${MAX_CUSTOM_FIELDS_PER_IMPORT} custom fields an import keeps.`,
+        }),
       },
-      { additionalProperties: false, description: "Which of the header's columns the import used and which it ignored." },
+      { additionalProperties: false, description: "Which of the header's columns fed lead fields, which became custom fields, and which fed nothing." },
     ),
   },
+  { additionalProperties: false },
+);
+
+export const LEAD_EXPORT_FORMATS = ['csv', 'json'] as const;
+
+export const LeadExportQuery = Type.Object(
+  { format: Type.Optional(StringEnum(LEAD_EXPORT_FORMATS, { default: 'csv', description: 'csv (default) or json.' })) },
   { additionalProperties: false },
 );
