@@ -11,6 +11,7 @@ import { registerAudienceCommands } from './commands/audience';
 import { registerIntegrationCommands } from './commands/integrations';
 import { registerLeadCommands } from './commands/leads';
 import { registerSecretsCommands } from './commands/secrets';
+import { registerSenderCommands } from './commands/sender';
 import { registerWebhookCommands } from './commands/webhooks';
 import { print, withDatabase } from './support';
 
@@ -79,6 +80,7 @@ export function buildCli(): Command {
   registerIntegrationCommands(program);
   registerLeadCommands(program);
   registerSecretsCommands(program);
+  registerSenderCommands(program);
   registerWebhookCommands(program);
   return program;
 }

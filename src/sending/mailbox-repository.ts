@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { QueryTypes, type Sequelize } from 'sequelize';
+import { parseMailboxFromName, parseSenderName, parseSignature } from '../accounts/default-sender';
 import { newId } from '../accounts/ids';
 import { judgeAddress, type AddressPolicy } from '../egress/address-policy';
 import { normalizeEmail } from '../suppressions/suppression-repository';
@@ -10,16 +11,27 @@ import { ConflictError, InvalidInputError } from '../errors/domain-errors';
 export interface NewMailbox {
   readonly fromEmail: string;
   readonly fromName?: string;
+  /** Plain text under every email sent from the mailbox; blank or null: none. */
+  readonly signature?: string | null;
   readonly smtpUrl: string;
   readonly dailyCap?: number;
   readonly minGapSeconds?: number;
   readonly dkim?: { readonly domain: string; readonly selector: string; readonly privateKey: string };
 }
 
+/** A change to a mailbox: a member left out is kept; null clears the name or the signature. */
+export interface MailboxPatch {
+  readonly fromName?: string | null;
+  readonly signature?: string | null;
+  readonly dailyCap?: number;
+  readonly minGapSeconds?: number;
+}
+
 interface MailboxRow {
   id: string;
   from_email: string;
   from_name: string | null;
+  signature: string | null;
   smtp_url: string;
   daily_cap: number;
   min_gap_seconds: number;
@@ -32,7 +44,7 @@ interface MailboxRow {
 }
 
 /** The columns a client may see: never the password (inside smtp_url) nor the DKIM key. */
-const COLUMNS = `id, from_email, from_name, smtp_url, daily_cap, min_gap_seconds, dkim_domain, dkim_selector, active,
+const COLUMNS = `id, from_email, from_name, signature, smtp_url, daily_cap, min_gap_seconds, dkim_domain, dkim_selector, active,
   CASE WHEN sent_day = (now() AT TIME ZONE 'UTC')::date THEN sent_today ELSE 0 END AS sent_today_now, last_sent_at, created_at`;
 
 /** A mailbox as the API shows it: the server's host, port and user, never its password or the DKIM key. */
@@ -42,6 +54,7 @@ export function renderMailbox(r: MailboxRow) {
     id: r.id,
     fromEmail: r.from_email,
     fromName: r.from_name,
+    signature: r.signature,
     smtp: { host: server.host, port: server.port, secure: server.secure, user: server.user ?? null },
     dailyCap: r.daily_cap,
     minGapSeconds: r.min_gap_seconds,
@@ -88,13 +101,15 @@ function checkMailbox(m: NewMailbox, policy: AddressPolicy): SmtpServer {
  * the new settings and keeps today's count, so re-adding a mailbox cannot reset its daily cap.
  */
 export async function createMailbox(sequelize: Sequelize, accountId: string, m: NewMailbox, policy: AddressPolicy) {
+  const fromName = parseMailboxFromName(m.fromName, 'fromName');
+  const signature = parseSignature(m.signature ?? null, 'signature');
   checkMailbox(m, policy);
   const fromEmail = normalizeEmail(m.fromEmail);
   const rows = await sequelize.query<MailboxRow>(
-    `INSERT INTO mailboxes (id, account_id, from_email, from_name, smtp_url, daily_cap, min_gap_seconds, dkim_domain, dkim_selector, dkim_private_key)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+    `INSERT INTO mailboxes (id, account_id, from_email, from_name, smtp_url, daily_cap, min_gap_seconds, dkim_domain, dkim_selector, dkim_private_key, signature)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
      ON CONFLICT (account_id, from_email) DO UPDATE SET
-       from_name = EXCLUDED.from_name, smtp_url = EXCLUDED.smtp_url, daily_cap = EXCLUDED.daily_cap, min_gap_seconds = EXCLUDED.min_gap_seconds,
+       from_name = EXCLUDED.from_name, signature = EXCLUDED.signature, smtp_url = EXCLUDED.smtp_url, daily_cap = EXCLUDED.daily_cap, min_gap_seconds = EXCLUDED.min_gap_seconds,
        dkim_domain = EXCLUDED.dkim_domain, dkim_selector = EXCLUDED.dkim_selector, dkim_private_key = EXCLUDED.dkim_private_key,
        active = true, updated_at = now()
      WHERE mailboxes.active = false
@@ -104,13 +119,14 @@ export async function createMailbox(sequelize: Sequelize, accountId: string, m: 
         newId('mbx'),
         accountId,
         fromEmail,
-        m.fromName ?? null,
+        fromName,
         m.smtpUrl,
         m.dailyCap ?? 50,
         m.minGapSeconds ?? 60,
         m.dkim?.domain.toLowerCase() ?? null,
         m.dkim?.selector ?? null,
         m.dkim?.privateKey ?? null,
+        signature,
       ],
       type: QueryTypes.SELECT,
     },
@@ -138,6 +154,30 @@ export async function deactivateMailbox(sequelize: Sequelize, accountId: string,
     `UPDATE mailboxes SET active = false, updated_at = CASE WHEN active THEN now() ELSE updated_at END
      WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`,
     { bind: [id, accountId], type: QueryTypes.SELECT },
+  );
+  return rows[0] === undefined ? null : renderMailbox(rows[0]);
+}
+
+/**
+ * Changes an active mailbox's name, signature or pace (members left out are kept, in the same
+ * statement). Null when the account has no such active mailbox: a deactivated one is not edited,
+ * since it sends nothing and POST brings it back with settings of its own.
+ */
+export async function updateMailbox(sequelize: Sequelize, accountId: string, id: string, patch: MailboxPatch) {
+  const fromName = patch.fromName === undefined ? undefined : parseSenderName(patch.fromName, 'fromName');
+  const signature = patch.signature === undefined ? undefined : parseSignature(patch.signature, 'signature');
+  const rows = await sequelize.query<MailboxRow>(
+    `UPDATE mailboxes SET
+       from_name = CASE WHEN $3::boolean THEN $4::text ELSE from_name END,
+       signature = CASE WHEN $5::boolean THEN $6::text ELSE signature END,
+       daily_cap = COALESCE($7::integer, daily_cap),
+       min_gap_seconds = COALESCE($8::integer, min_gap_seconds),
+       updated_at = now()
+     WHERE id = $1 AND account_id = $2 AND active RETURNING ${COLUMNS}`,
+    {
+      bind: [id, accountId, fromName !== undefined, fromName ?? null, signature !== undefined, signature ?? null, patch.dailyCap ?? null, patch.minGapSeconds ?? null],
+      type: QueryTypes.SELECT,
+    },
   );
   return rows[0] === undefined ? null : renderMailbox(rows[0]);
 }

@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
+import { SENDER_NAME_MAX_LENGTH } from '../../../accounts/default-sender';
 import { Timestamp } from '../../http/common-schemas';
+import { SenderNameInput, SignatureInput } from '../default-sender/schemas';
 
 const Hostname = Type.String({
   minLength: 1,
@@ -7,17 +9,30 @@ const Hostname = Type.String({
   pattern: '^(?=.{1,253}$)([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$',
 });
 
+// The pace of a mailbox, the same bounds on create and on change (a change has no defaults).
+const DAILY_CAP = { minimum: 1, maximum: 10_000, description: 'Emails per UTC day, at most.' };
+const MIN_GAP_SECONDS = { minimum: 0, maximum: 86_400, description: 'Seconds between two sends, at least.' };
+
 export const CreateMailboxBody = Type.Object(
   {
     fromEmail: Type.String({ format: 'email', maxLength: 254, description: 'The From address; also the SMTP envelope sender.' }),
-    fromName: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Display name shown with the From address.' })),
+    fromName: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: SENDER_NAME_MAX_LENGTH,
+        description:
+          `Display name shown with the From address: at most ${SENDER_NAME_MAX_LENGTH} characters, one line, without <, >, " or @ (it must never ` +
+          'look like an address); stored trimmed. A blank name is taken as none, as it always showed.',
+      }),
+    ),
+    signature: Type.Optional(SignatureInput('Plain text added under every email sent from this mailbox:')),
     smtpUrl: Type.String({
       minLength: 1,
       maxLength: 2000,
       description: '`smtp://user:password@host:port` (STARTTLS required) or `smtps://user:password@host:port` (TLS). User and password are percent-encoded.',
     }),
-    dailyCap: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 50, description: 'Emails per UTC day, at most.' })),
-    minGapSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400, default: 60, description: 'Seconds between two sends, at least.' })),
+    dailyCap: Type.Optional(Type.Integer({ ...DAILY_CAP, default: 50 })),
+    minGapSeconds: Type.Optional(Type.Integer({ ...MIN_GAP_SECONDS, default: 60 })),
     dkim: Type.Optional(
       Type.Object(
         {
@@ -37,6 +52,7 @@ export const MailboxSchema = Type.Object(
     id: Type.String(),
     fromEmail: Type.String(),
     fromName: Type.Union([Type.String(), Type.Null()]),
+    signature: Type.Union([Type.String(), Type.Null()], { description: 'Plain text added under every email sent from this mailbox; null: none.' }),
     smtp: Type.Object(
       {
         host: Type.String(),
@@ -62,3 +78,13 @@ export const MailboxSchema = Type.Object(
 export const MailboxList = Type.Object({ mailboxes: Type.Array(MailboxSchema) }, { additionalProperties: false });
 
 export const MailboxParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+
+export const UpdateMailboxBody = Type.Object(
+  {
+    fromName: Type.Optional(SenderNameInput('Display name shown with the From address:')),
+    signature: Type.Optional(SignatureInput('Plain text added under every email sent from this mailbox:')),
+    dailyCap: Type.Optional(Type.Integer(DAILY_CAP)),
+    minGapSeconds: Type.Optional(Type.Integer(MIN_GAP_SECONDS)),
+  },
+  { additionalProperties: false, description: 'At least one member. A member left out keeps its value.' },
+);
