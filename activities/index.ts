@@ -1,3 +1,4 @@
+import { decideVariantWinners } from './campaigns/decide-winners';
 import { emitCampaignEvents } from './campaigns/emit-events';
 import { planLeads } from './campaigns/plan-leads';
 import { prepareCampaign } from './campaigns/prepare-campaign';
@@ -23,6 +24,7 @@ export function createActivities(deps: ActivityDeps) {
     prepareCampaign: prepareCampaign(deps),
     planLeads: planLeads(deps),
     sendCampaignBatch: sendCampaignBatch(deps),
+    decideVariantWinners: decideVariantWinners(deps),
     runWebhookDispatcher: runWebhookDispatcher(deps),
     attemptWebhookDelivery: attemptWebhookDelivery(deps),
     markWebhookDeliveryFailed: markWebhookDeliveryFailed(deps),
@@ -32,7 +34,10 @@ export function createActivities(deps: ActivityDeps) {
 /** Every activity the worker registers. */
 export type Activities = ReturnType<typeof createActivities>;
 /** What the campaign workflow proxies: its proxies are typed from the implementations. */
-export type CampaignWorkflowActivities = Pick<Activities, 'recordCampaignTransition' | 'emitCampaignEvents' | 'prepareCampaign' | 'planLeads' | 'sendCampaignBatch'>;
+export type CampaignWorkflowActivities = Pick<
+  Activities,
+  'recordCampaignTransition' | 'emitCampaignEvents' | 'prepareCampaign' | 'planLeads' | 'sendCampaignBatch' | 'decideVariantWinners'
+>;
 /** What the webhook workflows (dispatcher, delivery retries) proxy. */
 export type WebhookWorkflowActivities = Pick<Activities, 'runWebhookDispatcher' | 'attemptWebhookDelivery' | 'markWebhookDeliveryFailed'>;
 

@@ -197,6 +197,7 @@ export const smtpSendScenario: Scenario = {
             html: HTML,
             text: TEXT,
             dkim: null,
+            campaignId: 'cmp_bench',
           },
           links,
           config.publicBaseUrl,

@@ -5,6 +5,7 @@ import { campaignRoutesA } from './resources/campaigns/routes-a';
 import { campaignRoutesB } from './resources/campaigns/routes-b';
 import { companyRoutes } from './resources/companies/routes';
 import { dashboardRoutes } from './resources/dashboard/routes';
+import { defaultSenderRoutes } from './resources/default-sender/routes';
 import { healthRoutes } from './resources/health/routes';
 import { inboundRoutes } from './resources/inbound/routes';
 import { integrationRoutes } from './resources/integrations/routes';
@@ -13,6 +14,7 @@ import { mailboxRoutes } from './resources/mailboxes/routes';
 import { meRoutes } from './resources/me/routes';
 import { meetingRoutes } from './resources/meetings/routes';
 import { qualifyRoutes } from './resources/qualify/routes';
+import { sequenceRoutes } from './resources/sequences/routes';
 import { benchmarkRoutes } from './resources/reports/benchmark-routes';
 import { costRoutes } from './resources/reports/cost-routes';
 import { gatewayRoutes } from './resources/reports/gateway-routes';
@@ -34,6 +36,7 @@ export const RESOURCE_ROUTES: readonly AnyRoute[] = [
   ...dashboardRoutes,
   ...integrationRoutes,
   ...mailboxRoutes,
+  ...defaultSenderRoutes,
   ...trackingRoutes,
   ...inboundRoutes,
   ...meetingRoutes,
@@ -42,6 +45,7 @@ export const RESOURCE_ROUTES: readonly AnyRoute[] = [
   ...companyRoutes,
   ...qualifyRoutes,
   ...campaignRoutesB,
+  ...sequenceRoutes,
   ...costRoutes,
   ...gatewayRoutes,
   ...webhookRoutes,

@@ -44,3 +44,8 @@ export async function saveCompany(sequelize: Sequelize, accountId: string, c: Sc
 export async function findCompany(accountId: string, id: string): Promise<Company | null> {
   return Company.findOne({ where: { id, accountId } });
 }
+
+/** The account's scrape of this host (lower case, without `www.`: the key a scrape stores), or null. */
+export async function findCompanyByDomain(accountId: string, domain: string): Promise<Company | null> {
+  return Company.findOne({ where: { accountId, domain } });
+}

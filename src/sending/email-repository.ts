@@ -44,7 +44,8 @@ interface StateRow {
 const STATE_SQL = `
 WITH i AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(n int, account_id text, campaign_id text, lead_id text, step int,
-    claim_id text, from_email text, subject text, claim_message_id text, claim_token text, only_running boolean)
+    claim_id text, from_email text, subject text, claim_message_id text, claim_token text, only_running boolean,
+    variant text, starts_thread boolean, body_text text, body_html text)
 ), gate AS MATERIALIZED (
   -- The running campaigns among those whose items asked for it, share-locked until this statement
   -- commits: see RUNNING_GATE.
@@ -72,8 +73,10 @@ WITH i AS (
   LEFT JOIN LATERAL (SELECT * FROM emails e WHERE e.campaign_id = i.campaign_id AND e.lead_id = i.lead_id AND e.step = i.step LIMIT 1) e ON true
   WHERE l.account_id = i.account_id
 ), claim AS (
-  INSERT INTO emails (id, account_id, campaign_id, lead_id, step, mailbox_id, from_email, to_email, subject, message_id, status, attempts, smtp_phase, send_token)
-  SELECT s.claim_id, s.account_id, s.campaign_id, s.lead_id, s.step, NULL, s.from_email, s.email, s.subject, s.claim_message_id, 'sending', 1, 'reserved', s.claim_token FROM s
+  INSERT INTO emails (id, account_id, campaign_id, lead_id, step, mailbox_id, from_email, to_email, subject, message_id, status, attempts, smtp_phase, send_token,
+    variant, starts_thread, body_text, body_html)
+  SELECT s.claim_id, s.account_id, s.campaign_id, s.lead_id, s.step, NULL, s.from_email, s.email, s.subject, s.claim_message_id, 'sending', 1, 'reserved', s.claim_token,
+    s.variant, s.starts_thread, s.body_text, s.body_html FROM s
   WHERE s.claim_id IS NOT NULL AND s.email_id IS NULL AND s.blocked_by IS NULL AND NOT s.has_mailboxes AND s.campaign_open
   ORDER BY s.campaign_id, s.lead_id, s.step, s.n
   ON CONFLICT (campaign_id, lead_id, step) DO NOTHING
@@ -97,6 +100,15 @@ export interface DefaultClaim {
   readonly messageId: string;
   /** The attempt's token (see Reservation.token). */
   readonly token: string;
+  readonly content: StoredContent;
+}
+
+/** What an email's row keeps of its content besides the subject: a resend sends exactly this. */
+export interface StoredContent {
+  readonly variant: string | null;
+  readonly startsThread: boolean | null;
+  readonly text: string | null;
+  readonly html: string | null;
 }
 
 export interface StateRequest {
@@ -130,9 +142,13 @@ export function sendStatesPart(requests: readonly StateRequest[]): BatchPart<Arr
     claim_message_id: r.claim?.messageId ?? null,
     claim_token: r.claim?.token ?? null,
     only_running: r.onlyWhileRunning,
+    variant: r.claim?.content.variant ?? null,
+    starts_thread: r.claim?.content.startsThread ?? null,
+    body_text: r.claim?.content.text ?? null,
+    body_html: r.claim?.content.html ?? null,
   }));
   return {
-    steps: [{ name: 'sending_states', text: STATE_SQL, values: [JSON.stringify(items)] }],
+    steps: [{ name: 'sending_states_content', text: STATE_SQL, values: [JSON.stringify(items)] }],
     read: ([result]) => {
       const out: Array<ClaimedSendState | null> = requests.map(() => null);
       for (const r of (result?.rows ?? []) as unknown as StateRow[]) {
@@ -168,6 +184,7 @@ export interface Reservation {
   readonly token: string;
   /** Reserve only while the campaign is running (see RUNNING_GATE). */
   readonly onlyWhileRunning: boolean;
+  readonly content: StoredContent;
 }
 
 /**
@@ -188,8 +205,10 @@ const GATE_OPEN = (flag: string): string => `(NOT ${flag}::boolean OR EXISTS (SE
 
 const INSERT_SQL = `
 WITH ${gate('$3', '$11')}, ins AS (
-  INSERT INTO emails (id, account_id, campaign_id, lead_id, step, mailbox_id, from_email, to_email, subject, message_id, status, attempts, smtp_phase, send_token)
-  SELECT $1::text, $2::text, $3::text, $4::text, $5::int, $6::text, $7::text, $8::text, $9::text, $10::text, 'sending', 1, 'reserved', $12::text
+  INSERT INTO emails (id, account_id, campaign_id, lead_id, step, mailbox_id, from_email, to_email, subject, message_id, status, attempts, smtp_phase, send_token,
+    variant, starts_thread, body_text, body_html)
+  SELECT $1::text, $2::text, $3::text, $4::text, $5::int, $6::text, $7::text, $8::text, $9::text, $10::text, 'sending', 1, 'reserved', $12::text,
+    $13::text, $14::boolean, $15::text, $16::text
   WHERE ${GATE_OPEN('$11')}
   ON CONFLICT (campaign_id, lead_id, step) DO NOTHING
   RETURNING id
@@ -206,7 +225,10 @@ const RETRY_SQL = `
 WITH ${gate('$6', '$7')}, upd AS (
   UPDATE emails SET status = 'sending', attempts = attempts + 1, mailbox_id = $2, from_email = $3, to_email = $4, subject = $5,
     possible_duplicate = possible_duplicate OR COALESCE(smtp_phase = 'data_sent', false),
-    smtp_phase = 'reserved', smtp_started_at = NULL, data_sent_at = NULL, send_token = $8, error = NULL, updated_at = now()
+    smtp_phase = 'reserved', smtp_started_at = NULL, data_sent_at = NULL, send_token = $8, error = NULL, updated_at = now(),
+    -- A row written before content was kept takes this attempt's; a row that has content keeps it.
+    variant = coalesce(variant, $9::text), starts_thread = coalesce(starts_thread, $10::boolean),
+    body_text = coalesce(body_text, $11::text), body_html = coalesce(body_html, $12::text)
   WHERE id = $1 AND status IN ('deferred', 'sending') AND ${GATE_OPEN('$7')}
   RETURNING message_id, possible_duplicate
 )
@@ -226,7 +248,7 @@ export type ReservationResult = { readonly reserved: string; readonly possibleDu
  */
 export async function reserveEmailRow(sequelize: Sequelize, r: Reservation, retryOf: string | null): Promise<ReservationResult> {
   if (retryOf === null) {
-    const rows = await preparedQuery<{ open: boolean; reserved: number }>(sequelize, 'sending_insert_email', INSERT_SQL, [
+    const rows = await preparedQuery<{ open: boolean; reserved: number }>(sequelize, 'sending_insert_email_content', INSERT_SQL, [
       r.emailId,
       r.accountId,
       r.campaignId,
@@ -239,12 +261,16 @@ export async function reserveEmailRow(sequelize: Sequelize, r: Reservation, retr
       r.messageId,
       r.onlyWhileRunning,
       r.token,
+      r.content.variant,
+      r.content.startsThread,
+      r.content.text,
+      r.content.html,
     ]);
     const row = rows[0];
     if (row?.open === false) return { refused: 'not_running' };
     return row?.reserved === 1 ? { reserved: r.messageId, possibleDuplicate: false } : { refused: 'taken' };
   }
-  const rows = await preparedQuery<{ open: boolean; message_id: string | null; possible_duplicate: boolean | null }>(sequelize, 'sending_retry_email', RETRY_SQL, [
+  const rows = await preparedQuery<{ open: boolean; message_id: string | null; possible_duplicate: boolean | null }>(sequelize, 'sending_retry_email_content', RETRY_SQL, [
     retryOf,
     r.mailboxId,
     r.fromEmail,
@@ -253,6 +279,10 @@ export async function reserveEmailRow(sequelize: Sequelize, r: Reservation, retr
     r.campaignId,
     r.onlyWhileRunning,
     r.token,
+    r.content.variant,
+    r.content.startsThread,
+    r.content.text,
+    r.content.html,
   ]);
   const row = rows[0];
   if (row?.open === false) return { refused: 'not_running' };

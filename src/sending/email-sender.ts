@@ -8,7 +8,7 @@ import { TrackingLinks } from '../tracking/links';
 import { composeMessage, displayName, newMessageId, type Party } from './compose';
 import { randomBytes } from 'node:crypto';
 import { markAbandoned, markDeferred, reserveEmailRow, type SendState } from './email-repository';
-import { reserveMailboxSlot } from './mailbox-slots';
+import { reserveMailboxSlot, type ReservedMailbox } from './mailbox-slots';
 import { recordHardBounce, type SentEmailRef } from './send-results';
 import { SendWrites } from './send-writes';
 import { SendInProgress, SmtpSenderRejected, SmtpTemporaryFailure } from './send-failures';
@@ -96,11 +96,16 @@ export class EmailSender {
   async send(input: SendEmailInput): Promise<SendEmailResult> {
     if (!Number.isInteger(input.step) || input.step < 0) throw new InvalidInputError(`step must be a non-negative integer, got ${input.step}`);
     if (input.content.subject.trim() === '') throw new InvalidInputError('the subject is empty');
-    const fallback = this.defaultSender();
+    const fallback = this.defaultSender(input.fromName ?? null);
     const claimId = newId('em');
     // This attempt's token: whoever holds the row's token may finish its transaction.
     const token = randomBytes(9).toString('base64url');
-    const claim = { emailId: claimId, fromEmail: fallback.from.address, subject: input.content.subject, messageId: newMessageId(claimId, fallback.from.address), token };
+    const content = { variant: input.variant ?? null, startsThread: input.startsThread ?? null, text: input.content.text, html: input.content.html };
+    // A mailbox slot the caller took decides the sender: the default transport's fast path is not for it.
+    const claim =
+      input.mailbox === undefined
+        ? { emailId: claimId, fromEmail: fallback.from.address, subject: input.content.subject, messageId: newMessageId(claimId, fallback.from.address), token, content }
+        : null;
     const onlyWhileRunning = input.onlyWhileRunning === true;
     const state = await this.writes.reserve({ accountId: input.accountId, campaignId: input.campaignId, leadId: input.leadId, step: input.step, claim, onlyWhileRunning });
     if (state === null) throw new NotFoundError('lead');
@@ -113,7 +118,7 @@ export class EmailSender {
       ...(possibleDuplicate ? { possibleDuplicate } : {}),
     });
     // The common first attempt through the default transport: the row is already ours.
-    if (state.claimed) return this.deliver(input, state, fallback, ref(claim.emailId, claim.messageId), token);
+    if (state.claimed && claim !== null) return this.deliver(input, state, fallback, ref(claim.emailId, claim.messageId), token);
 
     const settled = this.earlierOutcome(state);
     if (settled !== null) return settled;
@@ -126,11 +131,11 @@ export class EmailSender {
     // Checked again, atomically, by the reservation below; this spares a mailbox slot meanwhile.
     if (!state.campaignOpen) return { outcome: 'not_running', ...withId };
     let sender = fallback;
-    if (state.hasMailboxes) {
+    if (input.mailbox !== undefined) sender = mailboxSender(input.mailbox, input.fromName ?? null);
+    else if (state.hasMailboxes) {
       const slot = await reserveMailboxSlot(this.deps.sequelize, input.accountId);
       if (!('reserved' in slot)) return { outcome: 'deferred', retryAfterSeconds: slot.retryAfterSeconds, ...withId };
-      const m = slot.reserved;
-      sender = { mailboxId: m.id, from: { address: m.fromEmail, name: m.fromName }, smtpUrl: m.smtpUrl, customer: true, dkim: m.dkim };
+      sender = mailboxSender(slot.reserved, input.fromName ?? null);
     }
     const emailId = existingId ?? claimId;
     const reservation = await reserveEmailRow(
@@ -145,6 +150,7 @@ export class EmailSender {
         messageId: newMessageId(emailId, sender.from.address),
         token,
         onlyWhileRunning,
+        content,
       },
       existingId,
     );
@@ -191,6 +197,8 @@ export class EmailSender {
         inReplyTo: input.inReplyTo,
         references: input.references,
         dkim: sender.dkim,
+        campaignId: input.campaignId,
+        ...(input.tracking === undefined ? {} : { tracking: input.tracking }),
       },
       await this.trackingLinks(),
       config.publicBaseUrl,
@@ -237,12 +245,12 @@ export class EmailSender {
     return { outcome: 'sent', emailId, messageId };
   }
 
-  /** SMTP_URL, or the worker's local sink; from DEFAULT_FROM_EMAIL; no caps (the operator's relay). */
-  private defaultSender(): Sender {
+  /** SMTP_URL, or the worker's local sink; from DEFAULT_FROM_EMAIL as `fromName`; no caps (the operator's relay). */
+  private defaultSender(fromName: string | null): Sender {
     const { config } = this.deps;
     return {
       mailboxId: null,
-      from: { address: config.defaultFromEmail, name: null },
+      from: { address: config.defaultFromEmail, name: fromName },
       smtpUrl: config.smtpUrl ?? `smtp://127.0.0.1:${config.smtpSinkPort}`,
       customer: false,
       dkim: null,
@@ -260,6 +268,11 @@ export class EmailSender {
     );
     return this.links;
   }
+}
+
+/** Sending through a customer's mailbox: its own From name, else the name the caller gives. */
+function mailboxSender(m: ReservedMailbox, fromName: string | null): Sender {
+  return { mailboxId: m.id, from: { address: m.fromEmail, name: m.fromName ?? fromName }, smtpUrl: m.smtpUrl, customer: true, dkim: m.dkim };
 }
 
 /** The server answered (a reply code), as opposed to a connection that dropped or timed out. */

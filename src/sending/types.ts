@@ -1,3 +1,15 @@
+import type { ReservedMailbox } from './mailbox-slots';
+
+/** What the campaign tracks of its emails, and whether they have an HTML part at all. */
+export interface TrackingChoice {
+  readonly opens: boolean;
+  readonly clicks: boolean;
+  /** Only a text/plain part: no HTML, so no open pixel and no rewritten links. */
+  readonly plainTextOnly: boolean;
+}
+
+export const TRACK_EVERYTHING: TrackingChoice = { opens: true, clicks: true, plainTextOnly: false };
+
 /** One email of a campaign's sequence to one lead, ready to send. */
 export interface SendEmailInput {
   readonly accountId: string;
@@ -17,6 +29,19 @@ export interface SendEmailInput {
    * batch sets it.
    */
   readonly onlyWhileRunning?: boolean;
+  /**
+   * A mailbox slot the caller already took (the batch takes it before writing, to write as that
+   * mailbox's sender): the email goes through it. Without it, a slot is taken here when the
+   * account has mailboxes.
+   */
+  readonly mailbox?: ReservedMailbox;
+  /** The From display name for the default transport (a mailbox's own name wins when it has one). */
+  readonly fromName?: string | null;
+  /** Kept with the email: the step's variant, and whether it opens a thread. */
+  readonly variant?: string | null;
+  readonly startsThread?: boolean;
+  /** Default: everything tracked, HTML and text. */
+  readonly tracking?: TrackingChoice;
 }
 
 /**

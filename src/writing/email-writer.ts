@@ -25,6 +25,11 @@ export interface WriteStepInput {
   readonly leadId: string;
   readonly brandId?: string | null;
   readonly content: WriteEmailInput;
+  /**
+   * How the LLM's tokens are charged when not as the campaign's email: a preview is charged under
+   * its own key and feature (`email-preview`), so a later real send of the same step is charged too.
+   */
+  readonly charge?: { readonly costKey: string; readonly featureSlug: string; readonly campaignId: string | null };
 }
 
 /**
@@ -52,7 +57,13 @@ export class EmailWriter {
 
     const llm = createLlm(integration, this.deps.config, this.egressFetch());
     const written = await writeWithLlm(llm, input.content);
-    await recordWritingCost(this.deps.sequelize, llm, { accountId: input.accountId, campaignId: input.campaignId, leadId: input.leadId, brandId: input.brandId ?? null, step }, written);
+    await recordWritingCost(
+      this.deps.sequelize,
+      llm,
+      { accountId: input.accountId, campaignId: input.charge?.campaignId ?? input.campaignId, leadId: input.leadId, brandId: input.brandId ?? null, step },
+      written,
+      input.charge === undefined ? undefined : { key: input.charge.costKey, featureSlug: input.charge.featureSlug },
+    );
     const { email, costUsd } = written;
     this.deps.log.debug({ campaignId: input.campaignId, leadId: input.leadId, step, writer: email.writer, model: email.model, costUsd }, 'email written');
     return email;

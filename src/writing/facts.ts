@@ -1,3 +1,4 @@
+import { brandName } from './brand-name';
 import { safeHttpUrl } from './render';
 import type { WriteEmailInput } from './types';
 
@@ -12,12 +13,17 @@ export interface Facts {
   readonly leadCompany: string | null;
   readonly industry: string | null;
   readonly city: string | null;
+  /** The lead's department id and seniority level (its profile), when its title told them. */
+  readonly department: string | null;
+  readonly seniority: string | null;
+  /** The company the campaign speaks for: its scraped name, else the name its domain spells. */
   readonly brand: string | null;
   readonly brandBlurb: string | null;
   readonly keywords: readonly string[];
   readonly audience: string | null;
   readonly outcome: string | null;
   readonly value: string | null;
+  /** The person writing; null when only the company is known. */
   readonly sender: string | null;
   readonly calendarLink: string | null;
 }
@@ -59,13 +65,15 @@ function blurbOf(description: string | null | undefined): string | null {
 
 export function factsOf(input: WriteEmailInput): Facts {
   const { lead, company, campaign } = input;
-  const brand = clean(company?.name, 60) ?? clean(company?.domain, 60);
+  const brand = brandName(company?.name, company?.domain ?? campaign.targetUrl ?? null);
   return {
     firstName: firstNameOf(lead.firstName),
     title: clean(lead.title, 60),
     leadCompany: clean(lead.company, 60),
     industry: clean(lead.industry, 50),
     city: clean(lead.city, 40),
+    department: clean(lead.department, 40),
+    seniority: clean(lead.seniority, 20),
     brand,
     brandBlurb: blurbOf(company?.description),
     keywords: (company?.industryKeywords ?? []).map((k) => clean(k, 30)).filter((k): k is string => k !== null).slice(0, 3),

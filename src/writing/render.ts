@@ -26,25 +26,40 @@ export function normalizeText(text: string): string {
     .trim();
 }
 
+/** An http(s) URL in running text, up to the first character no URL has unescaped. */
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"'{}|\\^`]+/gi;
+/** Punctuation that ends a sentence after a URL rather than belonging to it. */
+const TRAILING = /[.,;:!?)\]]+$/;
+
+/** The http(s) URLs written in a text, without the punctuation that ends a sentence after them. */
+export function urlsIn(text: string): string[] {
+  return [...new Set([...text.matchAll(URL_IN_TEXT)].map((m) => m[0].replace(TRAILING, '')))];
+}
+
+/** One line of text as HTML: escaped, with the allowed URLs (exactly as written) made links. */
+function lineToHtml(line: string, allowed: ReadonlySet<string>): string {
+  if (allowed.size === 0) return escapeHtml(line);
+  let html = '';
+  let at = 0;
+  for (const m of line.matchAll(URL_IN_TEXT)) {
+    const url = m[0].replace(TRAILING, '');
+    if (!allowed.has(url)) continue;
+    html += `${escapeHtml(line.slice(at, m.index))}<a href="${escapeHtml(url)}">${escapeHtml(url)}</a>`;
+    at = m.index + url.length;
+  }
+  return html + escapeHtml(line.slice(at));
+}
+
 /**
  * The HTML part made from the text part, so the two always say the same thing: every character
  * escaped, blank lines separate paragraphs, single line breaks stay breaks, and only the given
- * http(s) URLs (the campaign's calendar link) become links. Nothing of the text can add markup.
+ * http(s) URLs become links, where the text spells them out (a URL the text holds but the list does
+ * not, written by a model or carried by a lead's data, stays text). Nothing of the text can add markup.
  */
 export function textToHtml(text: string, linkUrls: readonly string[] = []): string {
-  const links = linkUrls.map(safeHttpUrl).filter((u): u is string => u !== null);
+  const allowed = new Set(linkUrls.map(safeHttpUrl).filter((u): u is string => u !== null));
   return normalizeText(text)
     .split(/\n\n/)
-    .map((para) => {
-      let html = para
-        .split('\n')
-        .map((line) => escapeHtml(line))
-        .join('<br>\n');
-      for (const url of links) {
-        const escaped = escapeHtml(url);
-        html = html.split(escaped).join(`<a href="${escaped}">${escaped}</a>`);
-      }
-      return `<p style="margin:0 0 1em 0">${html}</p>`;
-    })
+    .map((para) => `<p style="margin:0 0 1em 0">${para.split('\n').map((line) => lineToHtml(line, allowed)).join('<br>\n')}</p>`)
     .join('\n');
 }

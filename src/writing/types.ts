@@ -18,9 +18,19 @@ export interface WriteEmailInput {
     readonly kind: StepKind;
     /** Days since the previous step was sent (0 for the first email). */
     readonly delayDays: number;
+    /**
+     * What the campaign's sequence asks of this step (an ai step's instructions, or a preset's).
+     * The account's LLM follows them; the built-in writer writes the step's kind from the facts.
+     */
+    readonly instructions?: string | null;
   };
   /** Subject of the previous email to this lead, for a follow-up's "Re: ...". */
   readonly previousSubject?: string | null;
+  /**
+   * The subject the email will carry when the sequence decides it (a subject template, or "Re: ..."
+   * of the thread it replies in): the writer then writes the body only and returns this subject.
+   */
+  readonly subject?: string | null;
   /** The recipient. `email` seeds the built-in writer's choice of phrasing. */
   readonly lead: {
     readonly email: string;
@@ -30,6 +40,9 @@ export interface WriteEmailInput {
     readonly company: string | null;
     readonly industry: string | null;
     readonly city: string | null;
+    /** The lead's profile (src/leads/profile): department id and seniority level read from its title. */
+    readonly department?: string | null;
+    readonly seniority?: string | null;
   };
   /**
    * The scraped site of the campaign's target_url / brandUrl: the company the emails speak for
@@ -46,9 +59,12 @@ export interface WriteEmailInput {
     readonly targetAudience: string | null;
     readonly targetOutcome: string | null;
     readonly valueForTarget: string | null;
+    /** The person who writes (a mailbox's or the account's sender name); null when only the company is known. */
     readonly senderName: string | null;
     /** https link where the recipient books a meeting; linked in the HTML part. */
     readonly calendarLink: string | null;
+    /** The campaign's target_url / brandUrl: names the company when its site could not be scraped. */
+    readonly targetUrl?: string | null;
   };
 }
 

@@ -1,9 +1,10 @@
-export type VoiceName = 'sales' | 'partnerships' | 'recruiting' | 'fundraising' | 'generic';
+export type VoiceName = 'sales' | 'partnerships' | 'recruiting' | 'fundraising' | 'feedback' | 'generic';
 
 const RULES: ReadonlyArray<[RegExp, VoiceName]> = [
   [/partner|alliance|affiliate|reseller|integration/i, 'partnerships'],
   [/recruit|hiring|hire|talent|candidate|job/i, 'recruiting'],
   [/fund|invest|raise|raising|vc\b|angel/i, 'fundraising'],
+  [/feedback|survey|review|customer_?success|interview/i, 'feedback'],
   [/sales|sell|demo|lead-?gen|prospect|outbound|pipeline/i, 'sales'],
 ];
 

@@ -9,7 +9,7 @@ export const writeCostKey = (campaignId: string, leadId: string, step: number): 
 
 export interface WritingCharge {
   readonly accountId: string;
-  readonly campaignId: string;
+  readonly campaignId: string | null;
   readonly leadId: string;
   readonly brandId: string | null;
   readonly step: number;
@@ -19,7 +19,13 @@ export interface WritingCharge {
  * Records what an LLM-written email cost as one `ai_generation` cost named `<provider>:<model>`
  * (feature `email-writing`), with the tokens of every sample it took, under writeCostKey.
  */
-export async function recordWritingCost(sequelize: Sequelize, llm: Pick<Llm, 'provider' | 'model'>, charge: WritingCharge, written: LlmWrite): Promise<void> {
+export async function recordWritingCost(
+  sequelize: Sequelize,
+  llm: Pick<Llm, 'provider' | 'model'>,
+  charge: WritingCharge,
+  written: LlmWrite,
+  as: { readonly key: string; readonly featureSlug: string } = { key: writeCostKey(charge.campaignId ?? '', charge.leadId, charge.step), featureSlug: 'email-writing' },
+): Promise<void> {
   const { email, usage, costUsd, attempts } = written;
   await sequelize.transaction(async (tx) =>
     recordCost(sequelize, tx, {
@@ -28,7 +34,7 @@ export async function recordWritingCost(sequelize: Sequelize, llm: Pick<Llm, 'pr
       brandId: charge.brandId,
       category: 'ai_generation',
       costName: `${llm.provider}:${llm.model}`,
-      featureSlug: 'email-writing',
+      featureSlug: as.featureSlug,
       amountUsd: costUsd,
       quantity: 1,
       details: {
@@ -40,7 +46,7 @@ export async function recordWritingCost(sequelize: Sequelize, llm: Pick<Llm, 'pr
         attempts,
         pricing: priceFor(email.model ?? llm.model).matched === null ? 'fallback' : 'table',
       },
-      idempotencyKey: writeCostKey(charge.campaignId, charge.leadId, charge.step),
+      idempotencyKey: as.key,
     }),
   );
 }

@@ -62,6 +62,12 @@ describe('GET /campaigns/:id (Surface A campaign detail)', () => {
       target_audience: 'Heads of partnerships at SaaS companies',
       // Seeded without an audience: every lead (as campaigns stored before audiences), not counted yet.
       audience: { text: 'Heads of partnerships at SaaS companies', filters: null, source: 'all_leads', matched_leads: null, reason: null },
+      target_outcome: null,
+      value_for_target: null,
+      // Seeded without a stored sequence (as campaigns were before sequences): none to show.
+      sequence: null,
+      tracking: { opens: true, clicks: true },
+      plain_text_only: false,
       created_at: c.createdAt.toISOString(),
       dashboard_url: `${testConfig().publicBaseUrl}/dashboard/campaigns/${c.id}`,
       budget: { max_daily_usd: 5, max_weekly_usd: null, max_monthly_usd: 100.5, spent_today_usd: 0.253 },

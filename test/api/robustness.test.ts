@@ -47,6 +47,10 @@ const VALID_BODIES: Record<string, unknown> = {
   'PATCH /v1/webhook-settings': { url: null },
   'POST /v1/webhook-settings/rotate-secret': {},
   'POST /v1/webhooks/test': {},
+  'PATCH /v1/mailboxes/:id': { dailyCap: 40 },
+  'PATCH /v1/default-sender': { name: 'Sam Lee' },
+  'POST /v1/campaigns/:id/preview': { leadId: 'lead_x', spamCheck: false },
+  'POST /v1/sequences/preview': { sequence: [{ delayDays: 0, mode: 'template', subject: 'Hi', body: 'Hello {{ first_name | default: "there" }}' }], lead: { email: 'ada@acme.example' }, spamCheck: false },
 };
 
 /** Values for required query parameters, for the same reason. */

@@ -1,3 +1,4 @@
+import { findTemplate } from '../../src/campaigns/model/templates';
 import { Client, Connection } from '@temporalio/client';
 import { expect } from 'chai';
 import { QueryTypes } from 'sequelize';
@@ -118,6 +119,22 @@ describe('campaigns on Surface B: /v1/campaigns (real Temporal dev server and wo
       },
       targetOutcome: 'A 20-minute demo call',
       valueForTarget: 'Close the books two days faster',
+      // No mcp and no sequence: the sales_outreach template's pace and steps, shown as they are.
+      mcp: 'sales_outreach',
+      sequence: {
+        source: 'preset',
+        preset: 'sales_outreach',
+        version: 1,
+        steps: findTemplate('sales_outreach')!.steps.map((s, i) => ({
+          step: i + 1,
+          delayDays: s.delayDays,
+          variants: [{ id: 'A', weight: 1, mode: 'ai', subject: null, body: null, instructions: s.instructions }],
+          autoWinner: null,
+          winner: null,
+        })),
+      },
+      tracking: { opens: true, clicks: true },
+      plainTextOnly: false,
       maxBudgetDailyUsd: 12.5,
       maxBudgetWeeklyUsd: null,
       maxBudgetMonthlyUsd: null,
@@ -184,7 +201,8 @@ describe('campaigns on Surface B: /v1/campaigns (real Temporal dev server and wo
       [{ ...ok, maxBudgetDailyUsd: '10' }, /maxBudgetDailyUsd must be number/],
       [{ ...ok, targetAudience: ['CFOs'] }, /targetAudience must be string/],
       [{ ...ok, targetOutcome: 'o'.repeat(2001) }, /targetOutcome/],
-      [{ ...ok, mcp: 'partnerships' }, /unknown field "mcp"/],
+      [{ ...ok, mcp: 'no_such_template' }, /unknown mcp "no_such_template": valid values are sales_outreach, partnerships/],
+      [{ ...ok, target_url: 'acme.com' }, /unknown field "target_url"/],
       [{ ...ok, budget: { max_daily_usd: 5 } }, /unknown field "budget"/],
     ];
     for (const [body, message] of cases) {

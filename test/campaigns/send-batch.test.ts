@@ -251,7 +251,8 @@ describe('sendCampaignBatch activity (real PostgreSQL, real SMTP sink)', () => {
     expect(outcomes(both)).to.deep.equal(['sent', 'sent']);
     expect(waits.length).to.be.greaterThan(0);
     const signed = await sink.parse(sink.messages.at(-1)!);
-    expect(signed.text, 'one mailbox: the email is signed with its name').to.contain('Sam Lee');
+    expect(signed.from?.value[0]?.name, 'the From names the mailbox\'s person').to.equal('Sam Lee');
+    expect(signed.text, 'the writer signs with the first name').to.match(/\nSam\n/);
 
     const capped = await newRunningCampaign(db.sequelize);
     await newMailbox(db.sequelize, capped.accountId, { fromEmail: 'sam@capped.example', smtpUrl: sink.url, dailyCap: 1, minGapSeconds: 0 });

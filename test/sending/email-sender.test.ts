@@ -104,9 +104,11 @@ describe('EmailSender (real SMTP sink, real PostgreSQL)', () => {
     const c0 = new URL(click0);
     expect(links.verifyClick(emailId, 0, c0.searchParams.get('u') as string, c0.searchParams.get('s') as string)).to.equal(true);
     expect(mail.html).to.contain('<!-- <a href="https://example.com/in-a-comment">not a link</a> -->');
-    // The open pixel is the last element of the body.
-    expect($('body').children().last().is('img')).to.equal(true);
-    expect($('body img').last().attr('src')).to.equal(links.openPixelUrl(emailId));
+    // The open beacon is the background of the last element of the body, the unsubscribe line (no <img>).
+    expect($('body').children().last().attr('style')).to.contain(`background-image:url(${links.openPixelUrl(emailId)})`);
+    expect($('img')).to.have.length(0);
+    // The campaign is named as a list (RFC 2919), beside the one-click unsubscribe.
+    expect(mail.headerLines.find((h) => h.key === 'list-id')?.line).to.match(/^List-ID: <cmp[-a-z0-9]*\.[a-z0-9.-]+>$/i);
 
     expect(mail.headers.has('dkim-signature')).to.equal(false);
   });

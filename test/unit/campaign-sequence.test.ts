@@ -70,19 +70,31 @@ describe('campaign sequences', () => {
     });
 
     it('the last step finishes the sequence: the lead is no longer tracked', () => {
-      const applied = applyBatch([at('f1', 2, day)], [result('f1', 3, 'sent', { messageId: '<x>' })], day, sales);
-      expect(applied).to.deep.equal({ leads: [], sent: 1, contacted: 0, finished: 1, stopped: [] });
+      const applied = applyBatch([at('f1', 2, day, ['<f1.0>', '<f1.1>', '<f1.2>'])], [result('f1', 3, 'sent', { messageId: '<x>' })], day, sales);
+      expect(applied).to.deep.equal({ leads: [], sent: 1, contacted: 0, finished: 1, omitted: 0, stopped: [] });
     });
 
     it('stopped ends the sequence with its fact (suppressed when none is given)', () => {
       const applied = applyBatch([at('r', 0, day), at('b', 1, day), newLead('s', day)], [result('r', 1, 'stopped', { stopFact: 'replied' }), result('b', 2, 'stopped', { stopFact: 'bounced' }), result('s', 0, 'stopped')], day, sales);
-      expect(applied).to.deep.equal({ leads: [], sent: 0, contacted: 0, finished: 0, stopped: ['replied', 'bounced', 'suppressed'] });
+      expect(applied).to.deep.equal({ leads: [], sent: 0, contacted: 0, finished: 0, omitted: 0, stopped: ['replied', 'bounced', 'suppressed'] });
     });
 
     it('deferred and skipped steps stay due, unchanged; so do leads without a result or with a stale one', () => {
       const leads = [at('d', 0, day), newLead('k', day), at('none', 1, day), at('stale', 1, day)];
       const applied = applyBatch(leads, [result('d', 1, 'deferred'), result('k', 0, 'skipped'), result('stale', 1, 'sent')], day, sales);
-      expect(applied).to.deep.equal({ leads, sent: 0, contacted: 0, finished: 0, stopped: [] });
+      expect(applied).to.deep.equal({ leads, sent: 0, contacted: 0, finished: 0, omitted: 0, stopped: [] });
+    });
+
+    it('an omitted step is passed over: the lead goes on to its next step after its delay, and counts as contacted only when an email first goes out', () => {
+      const applied = applyBatch([newLead('o', day)], [result('o', 0, 'omitted', { omittedReason: 'no value for first_name' })], day, sales);
+      expect(applied).to.deep.include({ sent: 0, contacted: 0, finished: 0, omitted: 1 });
+      expect(applied.leads[0]).to.deep.include({ leadId: 'o', step: 0, nextDay: '2026-03-08', thread: [] });
+      // Its next step is the first email that goes out: that is when the lead is contacted.
+      const next = applyBatch(applied.leads, [result('o', 1, 'sent', { messageId: '<o.1>', subject: 'Hello' })], '2026-03-08', sales);
+      expect(next).to.deep.include({ sent: 1, contacted: 1, omitted: 0 });
+      // Passing over the last step ends the sequence like sending it.
+      const last = applyBatch([at('l', 2, day)], [result('l', 3, 'omitted')], day, sales);
+      expect(last).to.deep.include({ finished: 1, omitted: 1, leads: [] });
     });
   });
 

@@ -5,11 +5,11 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { CampaignWorkflowActivities } from '../../activities';
 
-// Database writes and lead search: short (planning a day over 100,000 leads takes tens of
+// Database writes, lead search and the variant tests' figures: short (planning a day over 100,000 leads takes tens of
 // milliseconds), retried until the database is back. The timeout is what a worker killed in the
 // middle of one costs before the retry, so it is kept well under the minute in which sending must
 // resume after a crash (docs/reliability.md).
-export const { recordCampaignTransition, emitCampaignEvents, planLeads } = proxyActivities<CampaignWorkflowActivities>({
+export const { recordCampaignTransition, emitCampaignEvents, planLeads, decideVariantWinners } = proxyActivities<CampaignWorkflowActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '10 seconds' },
 });

@@ -1,11 +1,11 @@
 import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, continueAsNew, log, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
-import { emitCampaignEvents, planLeads, prepareCampaign, recordCampaignTransition, sendCampaignBatch } from './activity-proxies';
+import { decideVariantWinners, emitCampaignEvents, planLeads, prepareCampaign, recordCampaignTransition, sendCampaignBatch } from './activity-proxies';
 import { addSpend, dueExceeded, dueWarnings, pauseBudgetFigures, reachedLimits, remainingUsd, rollSpend, roundUsd } from '../../src/campaigns/model/budget-windows';
 import { DAY_MS, isoWeekday, localDate, nextBudgetReset, nextSendSlot, startOfUtcDate, type SlotRules } from '../../src/campaigns/model/calendar';
 import type { BatchItem, CampaignStatusView, CampaignWorkflowInput, ControlSignal, LeadFactSignal, PrepareCampaignResult, SendBatchResult } from './contract';
 import { MILESTONES, type CampaignBudget, type CampaignEvent, type CampaignStatus } from '../../src/campaigns/model/status';
 import { setStatusSearchAttribute } from './search-attributes';
-import { applyBatch, awaitingFirstEmail, countStop, dueItems, newLead } from './sequence';
+import { applyBatch, awaitingFirstEmail, countStop, dueItems, newLead, type StepsPlan } from './sequence';
 import { carry, describe, initialState, statusView, type CampaignState } from './state';
 import { findTemplate, type OutreachTemplate } from '../../src/campaigns/model/templates';
 
@@ -17,6 +17,8 @@ const DEFAULT_MAX_HISTORY_EVENTS = 8_000;
 type CampaignWorkflow = (input: CampaignWorkflowInput) => Promise<CampaignStatusView>;
 /** A signal waiting to be applied by the main loop (handlers only queue, so order is arrival order). */
 type Request = { kind: 'pause' | 'resume'; at: number | null } | { kind: 'fact'; fact: LeadFactSignal };
+/** The steps the campaign's leads go through and how many new leads it takes a day. */
+type Pace = StepsPlan & Pick<OutreachTemplate, 'newLeadsPerDay'>;
 /** How a sending day ended: done (sent what was due), halted (paused; the rest stays due) or complete. */
 type DayOutcome = 'done' | 'halted' | 'complete';
 /** What one turn of the main loop leads to: another turn at once, a wait, or the campaign's end. */
@@ -83,8 +85,10 @@ export class CampaignEntity {
     try {
       const template = findTemplate(this.input.mcp);
       if (template === undefined) throw ApplicationFailure.nonRetryable(`unknown outreach template ${this.input.mcp}`, 'UnknownTemplate');
-      if (this.s.startedAt === null) await this.start(template);
-      return await this.loop(template);
+      // The stored sequence's steps; a campaign created before sequences were stored follows its template's.
+      const pace: Pace = { steps: this.input.sequence?.steps ?? template.steps, newLeadsPerDay: template.newLeadsPerDay };
+      if (this.s.startedAt === null) await this.start(pace);
+      return await this.loop(pace);
     } catch (err) {
       return this.fail(err);
     }
@@ -93,7 +97,7 @@ export class CampaignEntity {
   // Starting.
 
   /** Starting: the start date, the target's scrape and the first leads; then running. */
-  private async start(template: OutreachTemplate): Promise<void> {
+  private async start(template: Pace): Promise<void> {
     const startAt = this.input.startDate === undefined ? Date.now() : startOfUtcDate(this.input.startDate);
     while (Date.now() < startAt || this.isPaused()) await this.waitForRequests(this.isPaused() ? undefined : startAt);
     await this.prepare();
@@ -125,7 +129,7 @@ export class CampaignEntity {
   // Running, paused or budget_paused.
 
   /** Running, paused or budget_paused until the trial ends, the schedule completes or it fails. */
-  private async loop(template: OutreachTemplate): Promise<CampaignStatusView> {
+  private async loop(template: Pace): Promise<CampaignStatusView> {
     for (;;) {
       await this.drain();
       const now = Date.now();
@@ -142,7 +146,7 @@ export class CampaignEntity {
   }
 
   /** Running: the sending day when its slot has come, else a wait for it. */
-  private async runningTurn(template: OutreachTemplate, now: number): Promise<Turn> {
+  private async runningTurn(template: Pace, now: number): Promise<Turn> {
     const slot = nextSendSlot(now, this.slotRules());
     this.nextSend = slot.at;
     if (slot.at > now) return { next: 'wait', wake: slot.at };
@@ -188,8 +192,9 @@ export class CampaignEntity {
   // One sending day.
 
   /** One sending day: new leads, the due steps, then budgets, quota and milestones. */
-  private async tick(template: OutreachTemplate, day: string): Promise<DayOutcome> {
+  private async tick(template: Pace, day: string): Promise<DayOutcome> {
     if (await this.pauseIfOverBudget()) return 'halted';
+    await this.decideWinners();
     await this.planNewLeads(template, day);
     const items = dueItems(this.s.leads, day, template);
     if (items.length === 0) return this.scheduleComplete() ? 'complete' : 'done';
@@ -204,8 +209,9 @@ export class CampaignEntity {
   private async sendBatch(day: string, items: BatchItem[]): Promise<SendBatchResult | null> {
     const { campaignId, accountId, mcp } = this.input;
     const budgetRemainingUsd = remainingUsd(rollSpend(this.s.spend, Date.now()), this.budget);
+    const version = this.input.sequence === undefined ? {} : { sequenceVersion: this.input.sequence.version };
     try {
-      return await sendCampaignBatch({ campaignId, accountId, mcp, companyId: this.s.companyId, items, budgetRemainingUsd });
+      return await sendCampaignBatch({ campaignId, accountId, mcp, companyId: this.s.companyId, items, budgetRemainingUsd, ...version });
     } catch (err) {
       // Out of retries on a failure a retry could fix (SMTP or the LLM down all day): the steps
       // stay due for the next sending day. A non-retryable failure fails the campaign.
@@ -215,13 +221,14 @@ export class CampaignEntity {
     }
   }
 
-  private applyBatchResult(result: SendBatchResult, day: string, template: OutreachTemplate): void {
+  private applyBatchResult(result: SendBatchResult, day: string, template: Pace): void {
     const s = this.s;
     const applied = applyBatch(s.leads, result.results, day, template);
     s.leads = applied.leads;
     s.counters.emailsSent += applied.sent;
     s.counters.leadsContacted += applied.contacted;
     s.counters.sequencesFinished += applied.finished;
+    if (applied.omitted > 0) s.counters.stepsOmitted = (s.counters.stepsOmitted ?? 0) + applied.omitted;
     for (const fact of applied.stopped) countStop(s.counters, fact);
     this.spend(result.costUsd);
     this.refreshDetails();
@@ -250,8 +257,26 @@ export class CampaignEntity {
     return s.leadPoolExhausted && s.leads.length === 0 && s.counters.leadsContacted > 0;
   }
 
+  /**
+   * The variant tests of the sequence still open, checked before a sending day once emails have
+   * gone out: a test decided (by the activity, on the campaign's figures) gives its step's later
+   * sends to the winner. Campaigns without a sequence plan, or without a test, never call it.
+   */
+  private async decideWinners(): Promise<void> {
+    const plan = this.input.sequence;
+    if (plan === undefined || this.s.counters.emailsSent === 0) return;
+    const decided = this.s.winners ?? {};
+    const open = plan.autoWinnerSteps.filter((step) => decided[step] === undefined);
+    if (open.length === 0) return;
+    const result = await decideVariantWinners({ campaignId: this.input.campaignId, accountId: this.input.accountId, sequenceVersion: plan.version, steps: open });
+    if (result.decided.length === 0) return;
+    this.s.winners = { ...decided, ...Object.fromEntries(result.decided.map((d) => [d.step, d.variant])) };
+    log.info('variant test decided', { campaignId: this.input.campaignId, winners: this.s.winners });
+    this.refreshDetails();
+  }
+
   /** Takes today's new leads (up to the template's number per day, counting those already taken). */
-  private async planNewLeads(template: OutreachTemplate, day: string): Promise<void> {
+  private async planNewLeads(template: Pace, day: string): Promise<void> {
     const s = this.s;
     if (s.plannedDay !== day) {
       s.plannedDay = day;

@@ -1,5 +1,6 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { BudgetType, CampaignBudget, CampaignEvent, CampaignStatus, SendFrequency, SendWindow, SpendWindow } from '../../src/campaigns/model/status';
+import type { SequencePlan, VariantId } from '../../src/campaigns/model/sequence';
 import type { StepKind, StopFact } from '../../src/campaigns/model/templates';
 
 /**
@@ -23,6 +24,12 @@ export interface CampaignWorkflowInput {
   readonly timezone?: string;
   readonly sendWindow?: SendWindow;
   readonly budget?: CampaignBudget;
+  /**
+   * The campaign's sequence as stored at create: when each step is due and which steps have a
+   * variant test. Absent for campaigns created before sequences were stored: they follow their
+   * template's steps (`mcp`), as they always did.
+   */
+  readonly sequence?: SequencePlan;
   /**
    * Continue as new once the history has this many events, even before the server suggests it
    * (operators lower it to keep histories short; tests lower it to cross a continue-as-new).
@@ -53,6 +60,8 @@ export interface CampaignCounters {
   meetingsBooked: number;
   unsubscribed: number;
   bounced: number;
+  /** Steps passed over for a lead (absent in state carried by runs that predate it). */
+  stepsOmitted?: number;
 }
 
 export interface CarriedState {
@@ -79,6 +88,8 @@ export interface CarriedState {
    * its start date starts its trial then. Absent in state carried by runs that predate it.
    */
   readonly lastResumeAt?: number;
+  /** Decided variant tests: the winning variant by step (absent before any, or in older runs' state). */
+  readonly winners?: Readonly<Record<number, VariantId>>;
 }
 
 /** What the status query returns: live status and counters, for operators and the API. */
@@ -156,6 +167,8 @@ export interface SendBatchInput {
   readonly mcp: string;
   readonly companyId: string | null;
   readonly items: readonly BatchItem[];
+  /** The version of the campaign's sequence to write from (absent: the one its row names). */
+  readonly sequenceVersion?: number;
   /**
    * USD the campaign may still spend before a budget is reached (the smallest room of its windows),
    * or null without a budget. Checked before every email.
@@ -168,9 +181,12 @@ export interface SendBatchInput {
  * - stopped: the lead replied, booked, unsubscribed or bounced (see `stopFact`), or is suppressed;
  * - deferred: every mailbox is at its daily cap, or the SMTP server answered this recipient with a
  *   temporary failure (4xx); the step stays due for the next sending day (same Message-ID);
- * - skipped: not attempted because the batch halted (see `halted`); the step stays due.
+ * - skipped: not attempted because the batch halted (see `halted`); the step stays due;
+ * - omitted: the step cannot be written for this lead (a merge variable it has no value for, a
+ *   thread to reply in that never started; see `omittedReason`): passed over, the lead goes on to
+ *   its next step as if it had gone out, and the reason is kept (step_skips).
  */
-export type BatchOutcome = 'sent' | 'already_sent' | 'stopped' | 'deferred' | 'skipped';
+export type BatchOutcome = 'sent' | 'already_sent' | 'stopped' | 'deferred' | 'skipped' | 'omitted';
 
 export interface BatchItemResult {
   readonly leadId: string;
@@ -179,6 +195,9 @@ export interface BatchItemResult {
   readonly messageId?: string;
   readonly subject?: string;
   readonly stopFact?: StopFact | 'suppressed';
+  readonly omittedReason?: string;
+  /** The step's variant the lead got (written sequences). */
+  readonly variant?: VariantId;
 }
 
 /**
@@ -194,6 +213,19 @@ export interface SendBatchResult {
   /** Everything the batch spent (writing and sending), in USD. */
   readonly costUsd: number;
   readonly halted: BatchHalt | null;
+}
+
+export interface DecideWinnersInput {
+  readonly campaignId: string;
+  readonly accountId: string;
+  readonly sequenceVersion: number;
+  /** The steps whose variant test is still open. */
+  readonly steps: readonly number[];
+}
+
+/** The tests decided now or before, by step. */
+export interface DecideWinnersResult {
+  readonly decided: ReadonlyArray<{ readonly step: number; readonly variant: VariantId }>;
 }
 
 /** Sent by the API with the time it committed, so the workflow's mirror writes the same instant. */

@@ -4,7 +4,15 @@
  */
 import { addDays } from '../../src/campaigns/model/calendar';
 import type { BatchItem, BatchItemResult, CampaignCounters, LeadTrack } from './contract';
-import type { OutreachTemplate, StopFact } from '../../src/campaigns/model/templates';
+import type { StepKind, StopFact } from '../../src/campaigns/model/templates';
+
+/**
+ * The steps a campaign's leads go through: its stored sequence's plan, or (campaigns created
+ * before sequences were stored) its template's steps.
+ */
+export interface StepsPlan {
+  readonly steps: ReadonlyArray<{ readonly delayDays: number; readonly kind: StepKind }>;
+}
 
 /** A lead just found: its first email is due on `day`. */
 export function newLead(leadId: string, day: string): LeadTrack {
@@ -20,12 +28,12 @@ export function awaitingFirstEmail(leads: readonly LeadTrack[]): number {
  * The steps due on `day`: follow-ups first (those leads have waited longest), then first emails,
  * each in the order the leads were found.
  */
-export function dueItems(leads: readonly LeadTrack[], day: string, template: OutreachTemplate): BatchItem[] {
+export function dueItems(leads: readonly LeadTrack[], day: string, template: StepsPlan): BatchItem[] {
   const due = leads.filter((l) => l.nextDay <= day && l.step + 1 < template.steps.length);
   const ordered = [...due.filter((l) => l.step >= 0), ...due.filter((l) => l.step < 0)];
   return ordered.map((l) => {
     const step = l.step + 1;
-    const def = template.steps[step] as OutreachTemplate['steps'][number];
+    const def = template.steps[step] as StepsPlan['steps'][number];
     return { leadId: l.leadId, step, kind: def.kind, delayDays: def.delayDays, previousSubject: l.step >= 0 ? l.subject : null, thread: l.thread };
   });
 }
@@ -39,21 +47,32 @@ export interface AppliedBatch {
   /** Leads whose last step went out. */
   readonly finished: number;
   readonly stopped: ReadonlyArray<StopFact | 'suppressed'>;
+  /** Steps passed over for a lead (a merge variable it has no value for, ...). */
+  readonly omitted: number;
 }
 
-/** What a batch's results change in the tracked leads. Deferred and skipped steps stay due. */
-export function applyBatch(leads: readonly LeadTrack[], results: readonly BatchItemResult[], day: string, template: OutreachTemplate): AppliedBatch {
+/**
+ * What a batch's results change in the tracked leads. Deferred and skipped steps stay due; an
+ * omitted step is passed over (the lead goes on to its next step, due after that step's delay).
+ * A lead counts as contacted with its first email that went out, whichever step it was.
+ */
+export function applyBatch(leads: readonly LeadTrack[], results: readonly BatchItemResult[], day: string, template: StepsPlan): AppliedBatch {
   const byLead = new Map(results.map((r) => [r.leadId, r]));
-  const applied = { leads: [] as LeadTrack[], sent: 0, contacted: 0, finished: 0, stopped: [] as Array<StopFact | 'suppressed'> };
+  const applied = { leads: [] as LeadTrack[], sent: 0, contacted: 0, finished: 0, omitted: 0, stopped: [] as Array<StopFact | 'suppressed'> };
   for (const lead of leads) {
     const r = byLead.get(lead.leadId);
     // No result, or one for another step (stale): the lead stays as it was.
     if (r === undefined || r.step !== lead.step + 1) applied.leads.push(lead);
     else if (r.outcome === 'stopped') applied.stopped.push(r.stopFact ?? 'suppressed');
-    else if (r.outcome !== 'sent' && r.outcome !== 'already_sent') applied.leads.push(lead);
+    else if (r.outcome === 'omitted') {
+      applied.omitted++;
+      const next = advance(lead, r, day, template);
+      if (next === null) applied.finished++;
+      else applied.leads.push(next);
+    } else if (r.outcome !== 'sent' && r.outcome !== 'already_sent') applied.leads.push(lead);
     else {
       applied.sent++;
-      if (r.step === 0) applied.contacted++;
+      if (lead.thread.length === 0) applied.contacted++;
       const next = advance(lead, r, day, template);
       if (next === null) applied.finished++;
       else applied.leads.push(next);
@@ -63,7 +82,7 @@ export function applyBatch(leads: readonly LeadTrack[], results: readonly BatchI
 }
 
 /** A lead whose step `r` went out on `day`: due its next step's delay later, or null after the last. */
-function advance(lead: LeadTrack, r: BatchItemResult, day: string, template: OutreachTemplate): LeadTrack | null {
+function advance(lead: LeadTrack, r: BatchItemResult, day: string, template: StepsPlan): LeadTrack | null {
   const following = template.steps[r.step + 1];
   if (following === undefined) return null;
   return {

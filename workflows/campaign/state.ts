@@ -5,6 +5,7 @@
 import { BUDGET_TYPES, emptySpend, limitOf, type Spend } from '../../src/campaigns/model/budget-windows';
 import type { CampaignCounters, CampaignStatusView, CampaignWorkflowInput, CarriedState, LeadTrack } from './contract';
 import type { CampaignBudget, CampaignStatus } from '../../src/campaigns/model/status';
+import type { VariantId } from '../../src/campaigns/model/sequence';
 
 export interface CampaignState {
   status: CampaignStatus;
@@ -27,6 +28,8 @@ export interface CampaignState {
   runs: number;
   /** When the campaign was last resumed (epoch ms; 0 before any resume). */
   lastResumeAt: number;
+  /** Decided variant tests: the winning variant by step. */
+  winners?: Readonly<Record<number, VariantId>>;
 }
 
 /** A new campaign's state, or the state the previous run carried over (one run more). */
@@ -74,6 +77,13 @@ export function carry(s: CampaignState): CarriedState {
   return { ...s, counters: { ...s.counters }, spend: { ...s.spend }, milestonesReached: [...s.milestonesReached], leads: [...s.leads] };
 }
 
+/** The sequence in use, its steps passed over, and its variant tests. */
+function sequenceLine(input: CampaignWorkflowInput, s: CampaignState): string {
+  const plan = input.sequence!;
+  const tests = plan.autoWinnerSteps.map((step) => `step ${step + 1}: ${s.winners?.[step] === undefined ? 'testing' : `variant ${s.winners[step]} won`}`);
+  return [`**Sequence** version ${plan.version}, ${plan.steps.length} steps`, `${s.counters.stepsOmitted ?? 0} steps passed over`, ...(tests.length === 0 ? [] : [`**Variant tests** ${tests.join(', ')}`])].join(' · ');
+}
+
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 export function statusView(s: CampaignState, budget: CampaignBudget | undefined): CampaignStatusView {
@@ -111,5 +121,6 @@ export function describe(input: CampaignWorkflowInput, s: CampaignState, budget:
     `**Stops** ${c.replied} replied, ${c.meetingsBooked} booked, ${c.unsubscribed} unsubscribed, ${c.bounced} bounced`,
     `**Spend** ${BUDGET_TYPES.map(money).join(' · ')} · total $${s.totalCostUsd.toFixed(4)}`,
     `**Milestones** ${s.milestonesReached.length === 0 ? 'none yet' : s.milestonesReached.join(', ')} · **Run** ${s.runs + 1}`,
+    ...(input.sequence === undefined ? [] : [sequenceLine(input, s)]),
   ].join('\n\n');
 }

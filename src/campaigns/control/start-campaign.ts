@@ -5,6 +5,9 @@ import type { campaignWorkflow } from '../../../workflows/campaign/workflow';
 import { campaignWorkflowId } from '../../../workflows/campaign/contract';
 import { recordAudienceCost, type AudienceReading } from '../audience/llm-reader';
 import { insertCampaign, type NewCampaign } from '../campaign-repository';
+import { planOf, presetSequence, type CampaignSequence } from '../model/sequence';
+import { findTemplate } from '../model/templates';
+import { insertSequence } from '../sequences/sequence-repository';
 import { countAudience, storedAudience } from '../planning/audience-match';
 import { TEMPORAL_CALL_MS } from './temporal-deadline';
 import { workflowInputOf } from './workflow-input';
@@ -30,8 +33,14 @@ export interface StartDeps {
  * transaction (no connection is held while a provider answers, and the reading is bounded in
  * time): its filters replace the parser's when the model's are usable (source `llm`), and the
  * tokens it reported are recorded as the campaign's `ai_generation` cost in the same transaction.
+ *
+ * The sequence (`sequence`, else the template's preset) is stored as version 1 in the same
+ * transaction, and its plan goes into the workflow's input: the campaign sends what it was
+ * created with, whatever happens to the presets later.
  */
-export async function startCampaign(deps: StartDeps, given: NewCampaign): Promise<Campaign> {
+export async function startCampaign(deps: StartDeps, given: NewCampaign, sequence?: CampaignSequence): Promise<Campaign> {
+  const template = findTemplate(given.mcp);
+  const steps = sequence ?? (template === undefined ? null : presetSequence(template));
   let fields = given;
   let reading: AudienceReading | null = null;
   const text = given.targetAudience?.trim() ?? '';
@@ -43,11 +52,15 @@ export async function startCampaign(deps: StartDeps, given: NewCampaign): Promis
     const counted = await countAudience(deps.sequelize, fields.accountId, storedAudience(fields.audienceFilters ?? null, fields.audienceSource ?? 'all_leads'));
     const campaign = await insertCampaign({ ...fields, audienceMatchedLeads: counted.matchedLeads, audienceReason: counted.reason }, transaction);
     if (reading?.charge) await recordAudienceCost(deps.sequelize, transaction, campaign, reading.charge);
+    if (steps !== null) {
+      await insertSequence(deps.sequelize, transaction, campaign.id, 1, steps);
+      campaign.sequenceVersion = 1;
+    }
     await deps.temporal.withDeadline(Date.now() + TEMPORAL_CALL_MS, () =>
       deps.temporal.workflow.start<typeof campaignWorkflow>('campaignWorkflow', {
         taskQueue: deps.taskQueue,
         workflowId: campaignWorkflowId(campaign.id),
-        args: [workflowInputOf(campaign)],
+        args: [workflowInputOf(campaign, steps === null ? {} : { sequence: planOf(steps, 1) })],
       }),
     );
     return campaign;

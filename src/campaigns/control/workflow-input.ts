@@ -1,13 +1,14 @@
 import type { Campaign } from '../../db/models';
 import { toUsd } from '../../db/models/campaign';
 import type { CampaignWorkflowInput } from '../../../workflows/campaign/contract';
+import type { SequencePlan } from '../model/sequence';
 import type { SendFrequency } from '../model/status';
 
 /**
  * The workflow's input, from the campaign's row: the row is what the API validated and stored,
  * so the workflow never sees a request body.
  */
-export function workflowInputOf(c: Campaign, opts: { maxHistoryEvents?: number } = {}): CampaignWorkflowInput {
+export function workflowInputOf(c: Campaign, opts: { maxHistoryEvents?: number; sequence?: SequencePlan } = {}): CampaignWorkflowInput {
   const daily = toUsd(c.budgetMaxDailyUsd);
   const weekly = toUsd(c.budgetMaxWeeklyUsd);
   const monthly = toUsd(c.budgetMaxMonthlyUsd);
@@ -22,6 +23,7 @@ export function workflowInputOf(c: Campaign, opts: { maxHistoryEvents?: number }
     timezone: c.timezone,
     sendWindow: { startMinute: c.sendWindowStartMinute, endMinute: c.sendWindowEndMinute },
     ...(daily === null && weekly === null && monthly === null ? {} : { budget: { dailyUsd: daily, weeklyUsd: weekly, monthlyUsd: monthly } }),
+    ...(opts.sequence === undefined ? {} : { sequence: opts.sequence }),
     ...(opts.maxHistoryEvents === undefined ? {} : { maxHistoryEvents: opts.maxHistoryEvents }),
   };
 }

@@ -1,6 +1,8 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { CampaignStatus } from '../../db/models/campaign';
 import type { AudienceFilters, AudienceSource } from '../audience/types';
+import type { CampaignSequence, VariantId, WinnerMetric } from '../model/sequence';
+import type { VariantFigures } from '../sequences/sequence-repository';
 import { preparedQuery } from '../../db/prepared-query';
 import { NotFoundError } from '../../errors/domain-errors';
 import { windowStarts } from '../model/budget-windows';
@@ -36,6 +38,14 @@ export interface CampaignReadModel extends HeadlineCounts {
   readonly audienceReason: string | null;
   readonly targetOutcome: string | null;
   readonly valueForTarget: string | null;
+  /** The sequence in use (version `sequenceVersion`); null for a campaign stored before sequences were. */
+  readonly sequence: CampaignSequence | null;
+  readonly sequenceVersion: number | null;
+  /** Decided variant tests of that version; null when none. */
+  readonly winners: ReadonlyArray<StoredWinner> | null;
+  readonly trackOpens: boolean;
+  readonly trackClicks: boolean;
+  readonly plainTextOnly: boolean;
   readonly maxDailyUsd: number | null;
   readonly maxWeeklyUsd: number | null;
   readonly maxMonthlyUsd: number | null;
@@ -59,6 +69,15 @@ export interface CampaignReadModel extends HeadlineCounts {
   readonly pausedAt: Date | null;
   readonly resumedAt: Date | null;
   readonly completedAt: Date | null;
+}
+
+/** A decided variant test as the read model carries it (JSON from the statement: the time is text). */
+export interface StoredWinner {
+  readonly step: number;
+  readonly variant: VariantId;
+  readonly metric: WinnerMetric;
+  readonly decidedAt: string;
+  readonly figures: { readonly variants: readonly VariantFigures[]; readonly pValue: number; readonly confidence: number };
 }
 
 /** A row of CAMPAIGN_READ_QUERY: the read model but its one figure computed in JavaScript. */
@@ -91,6 +110,10 @@ const readFrom = (source: string, since: string): string => `
 SELECT c.id, c.created_via AS "createdVia", c.name, c.status, c.status_reason AS "statusReason", c.mcp, c.target_url AS "targetUrl",
        c.brand_id AS "brandId", c.target_audience AS "targetAudience", c.target_outcome AS "targetOutcome", c.value_for_target AS "valueForTarget",
        c.audience_filters AS "audienceFilters", c.audience_source AS "audienceSource", c.audience_matched_leads AS "audienceMatchedLeads", c.audience_reason AS "audienceReason",
+       c.sequence_version AS "sequenceVersion", c.track_opens AS "trackOpens", c.track_clicks AS "trackClicks", c.plain_text_only AS "plainTextOnly",
+       (SELECT s.sequence FROM campaign_sequences s WHERE s.campaign_id = c.id AND s.version = c.sequence_version) AS "sequence",
+       (SELECT json_agg(json_build_object('step', w.step, 'variant', w.variant, 'metric', w.metric, 'decidedAt', w.decided_at, 'figures', w.figures) ORDER BY w.step)
+          FROM variant_winners w WHERE w.campaign_id = c.id AND w.sequence_version = c.sequence_version) AS "winners",
        c.budget_max_daily_usd::float8 AS "maxDailyUsd", c.budget_max_weekly_usd::float8 AS "maxWeeklyUsd", c.budget_max_monthly_usd::float8 AS "maxMonthlyUsd",
        (SELECT round(coalesce(sum(amount_usd), 0), 6)::float8 FROM costs WHERE campaign_id = c.id AND occurred_at >= ${since}) AS "spentTodayUsd",
        c.schedule_frequency AS "scheduleFrequency", c.schedule_trial_days AS "trialDays", c.schedule_start_date::text AS "startDate", c.timezone,

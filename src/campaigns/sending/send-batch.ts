@@ -3,17 +3,23 @@ import type { Config } from '../../config/config';
 import { NotFoundError } from '../../errors/domain-errors';
 import type { Logger } from '../../log/logger';
 import type { EmailSender } from '../../sending/email-sender';
+import { reserveMailboxSlot, type ReservedMailbox } from '../../sending/mailbox-slots';
 import { SmtpTemporaryFailure } from '../../sending/send-failures';
 import type { SendEmailInput, SendEmailResult } from '../../sending/types';
 import type { EmailWriter } from '../../writing/email-writer';
-import type { WrittenEmail } from '../../writing/types';
 import { writeCostKey } from '../../writing/writing-cost';
 import type { BatchHalt, BatchItem, BatchItemResult, BatchOutcome, SendBatchInput, SendBatchResult } from '../../../workflows/campaign/contract';
+import type { VariantId } from '../model/sequence';
 import type { StopFact } from '../model/templates';
 import { quotaUse } from '../quota';
-import { readBatchContext, type BatchContext } from './batch-context';
+import type { AssembledEmail } from '../sequences/assemble-email';
+import type { CompiledStep, CompiledVariant } from '../sequences/compiled-sequence';
+import { draftStep, type StepDraft, type ThreadSoFar } from '../sequences/draft-step';
+import { recordSkip } from '../sequences/sequence-repository';
+import { readBatchContext, type BatchContext, type ContextMailbox, type SenderIdentity } from './batch-context';
 import { costOfKeys } from './batch-costs';
-import { readItemState, type ItemState } from './item-state';
+import { readItemState, threadOf, type ItemLead, type ItemState } from './item-state';
+import { writeStep } from './write-step';
 
 /** A wait for a mailbox's minimum gap up to this long happens inside the batch; a longer one (a daily cap) defers the rest. */
 const MAX_GAP_WAIT_SECONDS = 600;
@@ -47,6 +53,47 @@ export interface BatchRuntime {
 const round6 = (usd: number): number => Math.round(usd * 1e6) / 1e6;
 const result = (item: BatchItem, outcome: BatchOutcome): BatchItemResult => ({ leadId: item.leadId, step: item.step, outcome });
 const stopped = (item: BatchItem, stopFact: StopFact | 'suppressed'): BatchItemResult => ({ ...result(item, 'stopped'), stopFact });
+const omitted = (item: BatchItem, reason: string, variant: VariantId | null): BatchItemResult => ({
+  ...result(item, 'omitted'),
+  omittedReason: reason,
+  ...(variant === null ? {} : { variant }),
+});
+
+/** How one email goes out: through which mailbox slot (null: the default transport), as whom, in which thread. */
+interface SendOptions {
+  readonly mailbox: ReservedMailbox | null;
+  readonly identity: SenderIdentity;
+  readonly variant: string | null;
+  readonly startsThread: boolean;
+  /** The thread the email replies in; null when it opens one. */
+  readonly thread: ThreadSoFar | null;
+  readonly state: ItemState;
+}
+
+/** The mailbox that wrote to the lead last in this campaign: its thread stays with one sender. */
+function stickyMailbox(state: ItemState): string | null {
+  return state.sentBefore[state.sentBefore.length - 1]?.mailboxId ?? null;
+}
+
+/**
+ * A step of a campaign without a stored sequence (none since sequences are stored at create, kept
+ * for safety): written by the writer from the step's kind, as every step was before.
+ */
+function legacyStep(item: BatchItem): CompiledStep {
+  const variant: CompiledVariant = {
+    id: 'A',
+    weight: 1,
+    mode: 'ai',
+    subject: null,
+    body: null,
+    instructions: null,
+    subjectTemplate: null,
+    bodyTemplate: null,
+    startsThread: item.step === 0,
+    kind: item.kind,
+  };
+  return { delayDays: item.delayDays, variants: [variant], autoWinner: null };
+}
 
 /**
  * One sending day's steps of a campaign, in order. Before each email: the campaign's row must be
@@ -58,7 +105,7 @@ const stopped = (item: BatchItem, stopFact: StopFact | 'suppressed'): BatchItemR
  * BatchRun for the details. A campaign that is not the account's is NotFoundError('campaign').
  */
 export async function runCampaignBatch(deps: BatchDeps, runtime: BatchRuntime, input: SendBatchInput): Promise<SendBatchResult> {
-  const context = await readBatchContext(deps.sequelize, input.accountId, input.campaignId, input.companyId);
+  const context = await readBatchContext(deps.sequelize, deps.config.defaultFromEmail, input);
   if (context === null) throw new NotFoundError('campaign');
   const quota = await quotaUse(deps.sequelize, deps.config, input.accountId);
   const outcome = await new BatchRun(deps, runtime, input, context, quota).run();
@@ -130,13 +177,14 @@ class BatchRun {
 
   private async decide(item: BatchItem, state: ItemState, keys: string[]): Promise<BatchItemResult> {
     // Settled by an earlier attempt: reported as it ended, nothing is written or sent again. A
-    // row still 'sending' was left by an attempt that stopped mid-transaction: it is written
-    // and sent again below, with its Message-ID (EmailSender).
+    // row still 'sending' was left by an attempt that stopped mid-transaction: it is sent again
+    // below, with its Message-ID and the content it kept (EmailSender).
     if (state.email !== null && state.email.status !== 'deferred' && state.email.status !== 'sending') {
-      const settled = await this.deps.sender.send(this.sendInput(item, { subject: state.email.subject, html: '', text: '' }));
+      const settled = await this.deps.sender.send(this.sendInput(item, { subject: state.email.subject, html: '', text: '' }, state));
       if (settled.emailId !== undefined) keys.push(`send:${settled.emailId}`);
-      return this.reported(item, settled, state.email.subject);
+      return this.reported(item, settled, state.email.subject, state.email.variant);
     }
+    if (state.skip !== null) return omitted(item, state.skip.reason, state.skip.variant);
     const halt = this.haltBefore(state);
     if (halt !== null) {
       this.halted = halt;
@@ -144,22 +192,101 @@ class BatchRun {
     }
     if (state.stopFact !== null) return stopped(item, state.stopFact);
     if (state.suppressed || state.lead === null) return stopped(item, 'suppressed');
+    const lead = state.lead;
 
-    const written = await this.deps.writer.write({
-      accountId: this.input.accountId,
-      campaignId: this.input.campaignId,
-      leadId: item.leadId,
-      brandId: this.context.brandId,
-      content: {
-        mcp: this.input.mcp,
-        step: { index: item.step, kind: item.kind, delayDays: item.delayDays },
-        previousSubject: item.previousSubject,
-        lead: state.lead,
-        company: this.context.company,
-        campaign: this.context.campaign,
-      },
+    // Written by an earlier attempt that did not settle: sent again exactly as written.
+    const kept = state.email;
+    if (kept !== null && kept.text !== null && kept.html !== null) {
+      const slot = await this.slot(kept.mailboxId ?? stickyMailbox(state));
+      if (slot === 'defer') return result(item, 'deferred');
+      const identity = this.context.identity(slot ?? null);
+      const thread = kept.startsThread === false ? threadOf(state.sentBefore) : null;
+      const content = { subject: kept.subject, text: kept.text, html: kept.html };
+      return this.deliver(item, content, keys, { mailbox: slot, identity, variant: kept.variant, startsThread: kept.startsThread ?? item.step === 0, thread, state });
+    }
+
+    const step = this.context.sequence?.steps[item.step] ?? legacyStep(item);
+    const thread = threadOf(state.sentBefore);
+    const sticky = stickyMailbox(state);
+    // Drafted first as the mailbox most likely to send (so a lead without a value costs no mailbox slot), then as the one that will.
+    let likely: ContextMailbox | null = this.context.mailboxes.find((m) => m.id === sticky) ?? this.context.mailboxes[0] ?? null;
+    let identity = this.context.identity(likely);
+    let draft = this.draft(item, step, lead, identity, thread);
+    if ('omitted' in draft) return this.omit(item, draft);
+    let slot: ReservedMailbox | null = null;
+    if (this.context.mailboxes.length > 0) {
+      const taken = await this.slot(sticky);
+      if (taken === 'defer') return result(item, 'deferred');
+      slot = taken;
+      if (slot !== null && slot.id !== likely?.id) {
+        likely = slot;
+        identity = this.context.identity(slot);
+        draft = this.draft(item, step, lead, identity, thread);
+        if ('omitted' in draft) return this.omit(item, draft);
+      }
+    }
+    const email = await this.write(item, draft, lead, identity, thread);
+    return this.deliver(item, email, keys, { mailbox: slot, identity, variant: draft.variant.id, startsThread: !draft.inThread, thread: draft.inThread ? thread : null, state });
+  }
+
+  private draft(item: BatchItem, step: CompiledStep, lead: ItemLead, identity: SenderIdentity, thread: ThreadSoFar): StepDraft {
+    return draftStep({
+      step,
+      stepIndex: item.step,
+      leadKey: item.leadId,
+      lead,
+      sender: { name: identity.name, email: identity.email, company: identity.company },
+      calendarLink: this.context.campaign.calendarLink,
+      winner: this.context.winners.get(item.step) ?? null,
+      thread,
     });
-    return this.deliver(item, written, keys);
+  }
+
+  /** The step is passed over for this lead, and why is kept (a retry reports the same). */
+  private async omit(item: BatchItem, draft: Extract<StepDraft, { omitted: string }>): Promise<BatchItemResult> {
+    await recordSkip(this.deps.sequelize, { campaignId: this.input.campaignId, leadId: item.leadId, step: item.step, variant: draft.variant.id, reason: draft.omitted });
+    this.deps.log.info({ campaignId: this.input.campaignId, leadId: item.leadId, step: item.step, reason: draft.omitted }, 'step passed over for this lead');
+    return omitted(item, draft.omitted, draft.variant.id);
+  }
+
+  /** The body (and subject) the template left to the writer, then the signature and the HTML part. */
+  private write(item: BatchItem, draft: Exclude<StepDraft, { omitted: string }>, lead: ItemLead, identity: SenderIdentity, thread: ThreadSoFar): Promise<AssembledEmail> {
+    const { accountId, campaignId, mcp } = this.input;
+    const { brandId, campaign, company } = this.context;
+    return writeStep(this.deps.writer, {
+      accountId,
+      campaignId,
+      leadId: item.leadId,
+      brandId,
+      mcp,
+      stepIndex: item.step,
+      delayDays: item.delayDays,
+      draft,
+      lead,
+      identity,
+      thread,
+      campaign,
+      company,
+      previousSubject: item.previousSubject,
+    });
+  }
+
+  /**
+   * A slot of the account's mailbox that may send (the lead's own mailbox while it is active),
+   * waiting out a short gap; 'defer' when every candidate is capped for longer (this and every
+   * later item of the batch are deferred); null when the account has no mailbox.
+   */
+  private async slot(stickTo: string | null): Promise<ReservedMailbox | null | 'defer'> {
+    if (this.context.mailboxes.length === 0) return null;
+    for (;;) {
+      const slot = await reserveMailboxSlot(this.deps.sequelize, this.input.accountId, stickTo);
+      if ('reserved' in slot) return slot.reserved;
+      if (slot.retryAfterSeconds > MAX_GAP_WAIT_SECONDS) {
+        this.deferRest = true;
+        return 'defer';
+      }
+      await this.wait(slot.retryAfterSeconds * 1000);
+    }
   }
 
   private haltBefore(state: ItemState): BatchHalt | null {
@@ -170,21 +297,29 @@ class BatchRun {
     return null;
   }
 
-  private sendInput(item: BatchItem, content: SendEmailInput['content']): SendEmailInput {
-    const last = item.thread[item.thread.length - 1];
+  private sendInput(item: BatchItem, content: SendEmailInput['content'], state: ItemState, send?: SendOptions): SendEmailInput {
+    // A written sequence threads from what was sent (the thread the step replies in, or none);
+    // the workflow's own record of the thread serves steps written before sequences were stored.
+    const ids = send === undefined ? item.thread : send.thread === null ? [] : send.thread.messageIds;
+    const last = ids[ids.length - 1];
     return {
       accountId: this.input.accountId,
       campaignId: this.input.campaignId,
       leadId: item.leadId,
       step: item.step,
       content,
-      ...(last === undefined ? {} : { inReplyTo: last, references: item.thread }),
+      ...(last === undefined ? {} : { inReplyTo: last, references: ids }),
       onlyWhileRunning: true,
+      tracking: this.context.tracking,
+      ...(send === undefined
+        ? {}
+        : { fromName: send.identity.name, variant: send.variant, startsThread: send.startsThread, ...(send.mailbox === null ? {} : { mailbox: send.mailbox }) }),
     };
+    void state;
   }
 
-  private async deliver(item: BatchItem, written: WrittenEmail, keys: string[]): Promise<BatchItemResult> {
-    const input = this.sendInput(item, { subject: written.subject, html: written.html, text: written.text });
+  private async deliver(item: BatchItem, written: AssembledEmail, keys: string[], send: SendOptions): Promise<BatchItemResult> {
+    const input = this.sendInput(item, { subject: written.subject, html: written.html, text: written.text }, send.state, send);
     for (;;) {
       let sent: SendEmailResult;
       try {
@@ -197,6 +332,7 @@ class BatchRun {
       this.temporaryInARow = 0;
       if (sent.emailId !== undefined && !keys.includes(`send:${sent.emailId}`)) keys.push(`send:${sent.emailId}`);
       if (sent.outcome === 'deferred') {
+        // A mailbox added after the batch began: the sender took (or waited for) a slot itself.
         const wait = sent.retryAfterSeconds ?? MAX_GAP_WAIT_SECONDS + 1;
         if (wait > MAX_GAP_WAIT_SECONDS) {
           this.deferRest = true;
@@ -210,18 +346,19 @@ class BatchRun {
         return result(item, 'skipped');
       }
       if (sent.outcome === 'sent') this.sentNow++;
-      return this.reported(item, sent, written.subject);
+      return this.reported(item, sent, written.subject, send.variant);
     }
   }
 
   /** A send's outcome as the batch reports it. */
-  private reported(item: BatchItem, sent: SendEmailResult, subject: string): BatchItemResult {
+  private reported(item: BatchItem, sent: SendEmailResult, subject: string, variant: string | null): BatchItemResult {
+    const v = variant === null ? {} : { variant: variant as VariantId };
     switch (sent.outcome) {
       case 'sent':
       case 'already_sent':
-        return { ...result(item, sent.outcome), subject, ...(sent.messageId === undefined ? {} : { messageId: sent.messageId }) };
+        return { ...result(item, sent.outcome), subject, ...v, ...(sent.messageId === undefined ? {} : { messageId: sent.messageId }) };
       case 'bounced':
-        return stopped(item, 'bounced');
+        return { ...stopped(item, 'bounced'), ...v };
       case 'suppressed':
         return stopped(item, 'suppressed');
       case 'deferred':

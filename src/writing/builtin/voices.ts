@@ -1,19 +1,30 @@
 import { bare, type Facts } from '../facts';
 import type { VoiceName } from '../voice';
+import { area, companyLabel, possessive } from './lead-lines';
 
 /** One way to say something; null when the facts it needs are missing. */
 export type Phrase = (f: Facts) => string | null;
 
-/** The wording of one outreach template type. Every list ends with a phrase that needs no facts. */
+/**
+ * The wording of one kind of campaign. Each list is tried in order of what it needs: the
+ * writer uses the phrases whose facts are there, and picks among them by the lead's seed. Every
+ * list ends with a phrase that needs only the sender's company (always known for a campaign with a
+ * domain), so no email is left without a subject or an ask.
+ */
 export interface Voice {
   readonly subjects: readonly Phrase[];
-  readonly openers: readonly Phrase[];
-  /** The value line; they all need `value` (the campaign's value for the target). */
-  readonly valueLines: readonly Phrase[];
-  readonly asks: readonly Phrase[];
-  /** What the sequence is about, as a follow-up refers back to it ("a role at Acme"). */
-  readonly topic: (f: Facts) => string | null;
-  readonly followUpAsks: readonly Phrase[];
+  /** Why this lead: their role, company and place. */
+  readonly why: readonly Phrase[];
+  /** What the sender's company is or does (after the "I'm ..." introduction): the first that can be said. */
+  readonly what: readonly Phrase[];
+  /** What it means for the lead (the campaign's value): the first that can be said. */
+  readonly value: readonly Phrase[];
+  /** The one question of the first email. */
+  readonly ask: readonly Phrase[];
+  /** What the sequence is about, as a follow-up refers back to it ("Stripe for Finlytics"). */
+  readonly topic: (f: Facts) => string;
+  /** The question of the first follow-up. */
+  readonly followUpAsk: readonly Phrase[];
 }
 
 export function list(items: readonly string[]): string {
@@ -21,129 +32,144 @@ export function list(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
-const v = (f: Facts): string | null => (f.value === null ? null : bare(f.value));
-const outcomeAsk: Phrase = (f) => (f.outcome === null ? null : `The next step I'd suggest: ${bare(f.outcome)}.`);
+/** The campaign's value for the lead, as a clause: no final stop, and none that is a question. */
+const value = (f: Facts): string | null => (f.value === null || /\?\s*$/.test(f.value) ? null : bare(f.value));
+const brandOf = (f: Facts): string => f.brand ?? 'our company';
+
+/** The lead's role as a clause ("you lead engineering", "you're VP Sales"), or null. */
+export function roleClause(f: Facts): string | null {
+  const a = area(f.department);
+  const leads = f.seniority === 'c_level' || f.seniority === 'vp' || f.seniority === 'head' || f.seniority === 'director';
+  if (a !== null && leads) return `you lead ${a}`;
+  if (f.title !== null) return `you're ${f.title}`;
+  if (a !== null) return `you work in ${a}`;
+  return null;
+}
+
+/** " at Finlytics in Berlin", from what is known. */
+const place = (f: Facts): string => `${f.leadCompany === null ? '' : ` at ${f.leadCompany}`}${f.city === null ? '' : ` in ${f.city}`}`;
+
+/** The campaign's desired outcome as the first email's question, when it reads as one. */
+const outcomeAsk: Phrase = (f) => {
+  if (f.outcome === null) return null;
+  const o = bare(f.outcome).replace(/^(to|a request for)\s+/i, '');
+  if (o === '' || o.includes('?')) return null;
+  const when = /\b(today|tomorrow|week|month|quarter|monday|tuesday|wednesday|thursday|friday)\b/i.test(o) ? '' : ' next week';
+  const first = o.charAt(0).toLowerCase() + o.slice(1);
+  if (/^(a|an|the|one|two|three|\d+)\b/i.test(o)) return `Would you be open to ${first}${when}?`;
+  if (/^(book|schedule|set up|have|get|try|join|see|talk|chat|meet|hop on|jump on|run|start|take|explore)\b/i.test(o)) return `Could we ${first}${when}?`;
+  return null;
+};
+
+/** The scraped description as a sentence introducing the company, when it is one. */
+const blurb: Phrase = (f) => {
+  if (f.brandBlurb === null || f.brandBlurb.includes('?')) return null;
+  return f.brand !== null && f.brandBlurb.toLowerCase().startsWith(f.brand.toLowerCase()) ? `${f.brandBlurb}.` : `${brandOf(f)} in one line: ${f.brandBlurb}.`;
+};
+const keywordLine: Phrase = (f) => (f.keywords.length > 0 ? `We work on ${list(f.keywords)}.` : null);
+/** The campaign's audience when it reads as who "we work with" ("engineering leaders at fintechs in Europe"). */
+const audienceLine: Phrase = (f) => {
+  const a = f.audience === null ? null : bare(f.audience);
+  if (a === null || a.length > 90 || /[,;:()/|?!"]/.test(a) || !/^\p{L}/u.test(a)) return null;
+  return `We work with ${/^\p{Lu}\p{Ll}/u.test(a) ? a.charAt(0).toLowerCase() + a.slice(1) : a}.`;
+};
 
 const sales: Voice = {
   subjects: [
-    (f) => (f.leadCompany && f.brand ? `${f.leadCompany} + ${f.brand}` : null),
-    (f) => (f.leadCompany ? `Quick question for ${f.leadCompany}` : null),
-    (f) => (f.firstName ? `${f.firstName}, a quick idea` : null),
-    (f) => (f.industry ? `An idea for ${f.industry} teams` : null),
-    () => 'A quick idea',
+    (f) => (f.leadCompany && f.brand ? `${f.brand} for ${f.leadCompany}` : null),
+    (f) => (f.leadCompany && area(f.department) ? `${area(f.department)!.replace(/^./, (c) => c.toUpperCase())} at ${f.leadCompany}` : null),
+    (f) => (f.leadCompany && f.brand ? `${f.leadCompany} and ${f.brand}` : null),
+    (f) => (f.industry && f.brand ? `${f.brand} for ${f.industry} teams` : null),
+    (f) => (f.firstName ? `${f.firstName}, a note from ${brandOf(f)}` : null),
+    (f) => `A note from ${brandOf(f)}`,
   ],
-  openers: [
-    (f) => (f.title && f.leadCompany ? `Given your role as ${f.title} at ${f.leadCompany}, I thought this might be worth a minute.` : null),
-    (f) => (f.audience && f.leadCompany ? `We work with ${f.audience}, and ${f.leadCompany} looked like a good fit.` : null),
-    (f) => (f.leadCompany ? `I came across ${f.leadCompany}${f.city ? ` in ${f.city}` : ''} and wanted to reach out.` : null),
-    (f) => (f.audience ? `We work with ${f.audience}, so I thought this might be relevant to you.` : null),
-    () => "I'll keep this short.",
+  why: [
+    (f) => (roleClause(f) ? `I'm writing to you because ${roleClause(f)!}${place(f)}.` : null),
+    (f) => (f.leadCompany ? `I'm writing to you about ${possessive(f.leadCompany)} ${area(f.department) ?? 'team'}${f.city ? ` in ${f.city}` : ''}.` : null),
   ],
-  valueLines: [
-    (f) => (v(f) && f.brand ? `${f.brand} in one line: ${v(f)}.` : null),
-    (f) => (v(f) && f.leadCompany ? `What it could mean for ${f.leadCompany}: ${v(f)}.` : null),
-    (f) => (v(f) ? `The short version: ${v(f)}.` : null),
-  ],
-  asks: [outcomeAsk, () => 'Would you be open to a 15-minute call to see if it fits?', () => "Is this something you're looking at right now?"],
-  topic: (f) => f.brand,
-  followUpAsks: [() => 'Would a short call next week be worth it?', () => "If you're not the right person for this, who should I talk to?"],
+  what: [blurb, audienceLine, keywordLine],
+  value: [(f) => (value(f) ? `For ${companyLabel(f)}, that could mean ${lowerFirst(value(f)!)}.` : null)],
+  ask: [outcomeAsk, (f) => `Would a 15-minute call next week be worth it to see whether ${brandOf(f)} fits ${companyLabel(f)}?`],
+  topic: (f) => (f.leadCompany ? `${brandOf(f)} for ${f.leadCompany}` : brandOf(f)),
+  followUpAsk: [(f) => `Is this something ${companyLabel(f)} is looking at this quarter?`, (f) => `Would a short call next week be useful for ${companyLabel(f)}?`],
 };
 
 const partnerships: Voice = {
   subjects: [
     (f) => (f.leadCompany && f.brand ? `${f.leadCompany} x ${f.brand}` : null),
-    (f) => (f.leadCompany ? `Partnership idea for ${f.leadCompany}` : null),
-    (f) => (f.firstName ? `${f.firstName}, a partnership idea` : null),
-    () => 'A partnership idea',
+    (f) => (f.leadCompany && f.brand ? `${f.brand} and ${f.leadCompany}: a partnership` : null),
+    (f) => (f.firstName ? `${f.firstName}, a partnership with ${brandOf(f)}` : null),
+    (f) => `A partnership with ${brandOf(f)}`,
   ],
-  openers: [
-    (f) => (f.leadCompany && f.brand ? `I've been following ${f.leadCompany}, and I think there's a natural fit with what we do at ${f.brand}.` : null),
-    (f) => (f.title && f.leadCompany ? `As ${f.title} at ${f.leadCompany}, you're probably the right person to ask about partnerships.` : null),
-    (f) => (f.audience ? `We both serve ${f.audience}, which is why I'm writing.` : null),
-    () => "I'm reaching out about a possible partnership.",
+  why: [
+    (f) => (roleClause(f) && f.leadCompany ? `I'm writing to you because ${roleClause(f)!}${place(f)}, and I think ${f.leadCompany} and ${brandOf(f)} could do more together.` : null),
+    (f) => (f.leadCompany ? `I'm writing because I think ${f.leadCompany} and ${brandOf(f)} could do more together.` : null),
   ],
-  valueLines: [
-    (f) => (v(f) ? `What a partnership could bring ${f.leadCompany ?? 'you'}: ${v(f)}.` : null),
-    (f) => (v(f) ? `The idea in one line: ${v(f)}.` : null),
-  ],
-  asks: [
-    outcomeAsk,
-    () => 'Would you be open to a short call to explore it?',
-    (f) => (f.leadCompany ? `Who at ${f.leadCompany} would be the right person to talk to about partnerships?` : null),
-  ],
-  topic: (f) => (f.brand ? `a partnership with ${f.brand}` : 'a possible partnership'),
-  followUpAsks: [() => "Is a partnership something you'd consider this quarter?", () => 'Would a short call to explore it make sense?'],
+  what: [blurb, keywordLine, audienceLine],
+  value: [(f) => (value(f) ? `What a partnership could bring ${companyLabel(f)}: ${value(f)}.` : null)],
+  ask: [outcomeAsk, () => `Would you be open to a 20-minute call to see whether there's a fit?`],
+  topic: (f) => (f.leadCompany ? `a partnership between ${f.leadCompany} and ${brandOf(f)}` : `a partnership with ${brandOf(f)}`),
+  followUpAsk: [() => `Is a partnership something you'd consider this quarter?`, (f) => `Who at ${companyLabel(f)} would be the right person to talk to about it?`],
 };
 
 const recruiting: Voice = {
   subjects: [
-    (f) => (f.brand ? `A role at ${f.brand}` : null),
-    (f) => (f.firstName ? `${f.firstName}, a role you might like` : null),
-    (f) => (f.title && f.brand ? `${f.title}? A role at ${f.brand}` : null),
-    () => 'An opportunity you might like',
+    (f) => (f.leadCompany ? `Your work at ${f.leadCompany}` : null),
+    (f) => (f.firstName ? `${f.firstName}, a role at ${brandOf(f)}` : null),
+    (f) => (f.title ? `${f.title}? A role at ${brandOf(f)}` : null),
+    (f) => `A role at ${brandOf(f)}`,
   ],
-  openers: [
-    (f) => (f.title && f.leadCompany ? `Your work as ${f.title} at ${f.leadCompany} caught my attention.` : null),
-    (f) => (f.industry && f.brand ? `Your experience in ${f.industry} is the kind we're looking for at ${f.brand}.` : null),
-    (f) => (f.brand ? `We're growing the team at ${f.brand}, and your profile stood out.` : null),
-    () => 'Your profile stood out, so I wanted to reach out directly.',
+  why: [
+    (f) => (f.title && f.leadCompany ? `I'm writing because of your work as ${f.title}${place(f)}.` : null),
+    (f) => (f.leadCompany ? `I'm writing because of your work at ${f.leadCompany}${f.city ? ` in ${f.city}` : ''}.` : null),
+    (f) => (f.industry ? `I'm writing because your experience in ${f.industry} is what we're looking for.` : null),
   ],
-  valueLines: [
-    (f) => (v(f) && f.brand ? `Why people join ${f.brand}: ${v(f)}.` : null),
-    (f) => (v(f) ? `What's in it for you: ${v(f)}.` : null),
-  ],
-  asks: [
-    () => 'Would you be open to a confidential chat about it?',
-    () => "Even if the timing isn't right, I'd be glad to tell you more. Open to a short call?",
-  ],
-  topic: (f) => (f.brand ? `a role at ${f.brand}` : 'a role on our team'),
-  followUpAsks: [() => 'Would you be open to a quick, no-pressure chat?', () => "If now isn't the time, is there someone you'd recommend?"],
+  what: [(f) => (blurb(f) ? `${blurb(f)!} We're hiring.` : null), () => `We're hiring.`],
+  value: [(f) => (value(f) ? `What's in it for you: ${value(f)}.` : null)],
+  ask: [() => 'Would you be open to a short, confidential chat next week?'],
+  topic: (f) => `a role at ${brandOf(f)}`,
+  followUpAsk: [() => 'Would a short, no-pressure chat work for you?', () => 'If the timing is wrong for you, is there someone you would recommend?'],
 };
 
 const fundraising: Voice = {
   subjects: [
-    (f) => (f.brand ? `Intro: ${f.brand}` : null),
-    (f) => (f.firstName && f.brand ? `${f.firstName}, a quick intro to ${f.brand}` : null),
-    (f) => (f.brand && f.industry ? `${f.brand}, for ${f.industry} investors` : null),
-    () => 'A quick intro',
+    (f) => (f.leadCompany && f.brand ? `${f.brand}, for ${f.leadCompany}` : null),
+    (f) => (f.firstName ? `${f.firstName}, an introduction to ${brandOf(f)}` : null),
+    (f) => (f.industry ? `${brandOf(f)}: for ${f.industry} investors` : null),
+    (f) => `Introducing ${brandOf(f)}`,
   ],
-  openers: [
-    (f) => (f.title && f.leadCompany ? `Given your role as ${f.title} at ${f.leadCompany}, I thought ${f.brand ?? 'what we are building'} might interest you.` : null),
-    (f) => (f.industry && f.brand ? `I'm reaching out because you know ${f.industry} well, and ${f.brand} is building in that space.` : null),
-    (f) => (f.brand ? `I'm reaching out to a few investors about ${f.brand}.` : null),
-    () => "I'm reaching out to a small number of investors, and you were near the top of my list.",
+  why: [
+    (f) => (f.title && f.leadCompany ? `I'm writing because of your work as ${f.title} at ${f.leadCompany}.` : null),
+    (f) => (f.industry ? `I'm writing because you invest in ${f.industry}, and that is where ${brandOf(f)} is building.` : null),
+    (f) => (f.leadCompany ? `I'm writing to you at ${f.leadCompany} because ${brandOf(f)} may fit what you invest in.` : null),
   ],
-  valueLines: [
-    (f) => (v(f) ? `Why it could matter to you: ${v(f)}.` : null),
-    (f) => (v(f) ? `The short version: ${v(f)}.` : null),
-  ],
-  asks: [
-    () => 'Would you be open to a short call to see if it fits your thesis?',
-    () => "Happy to share more details if it's relevant. Would a short call work?",
-  ],
-  topic: (f) => (f.brand ? `investing in ${f.brand}` : 'our fundraise'),
-  followUpAsks: [() => 'Would you like to see more details?', () => 'Would a 20-minute call be worth it?'],
+  what: [blurb, keywordLine],
+  value: [(f) => (value(f) ? `Why it could matter to ${companyLabel(f)}: ${value(f)}.` : null)],
+  ask: [outcomeAsk, () => 'Would you be open to a 20-minute call to see whether it fits your thesis?'],
+  topic: (f) => `investing in ${brandOf(f)}`,
+  followUpAsk: [() => 'Would it help if I sent our deck?', () => 'Would a 20-minute call in the next two weeks work?'],
 };
 
-const generic: Voice = {
+const feedback: Voice = {
   subjects: [
-    (f) => (f.leadCompany ? `Quick question for ${f.leadCompany}` : null),
-    (f) => (f.firstName ? `${f.firstName}, a quick question` : null),
-    (f) => (f.brand ? `Hello from ${f.brand}` : null),
-    () => 'A quick question',
+    (f) => (f.leadCompany ? `${possessive(f.leadCompany)} experience with ${brandOf(f)}` : null),
+    (f) => (f.firstName ? `${f.firstName}, how is ${brandOf(f)} working for you?` : null),
+    (f) => `Your experience with ${brandOf(f)}`,
   ],
-  openers: [
-    (f) => (f.title && f.leadCompany ? `Given your role as ${f.title} at ${f.leadCompany}, I thought you'd be the right person to ask.` : null),
-    (f) => (f.leadCompany ? `I came across ${f.leadCompany} and wanted to reach out.` : null),
-    () => "I hope you don't mind a short note.",
+  why: [
+    (f) => (f.leadCompany && roleClause(f) ? `I'm writing because ${roleClause(f)!}${place(f)}, and your view of ${brandOf(f)} would help us a lot.` : null),
+    (f) => (f.leadCompany ? `I'm writing because your team at ${f.leadCompany} uses ${brandOf(f)}, and your view would help us a lot.` : null),
+    (f) => `I'm writing because your view of ${brandOf(f)} would help us a lot.`,
   ],
-  valueLines: [
-    (f) => (v(f) ? `The short version: ${v(f)}.` : null),
-    (f) => (v(f) ? `In one line: ${v(f)}.` : null),
-  ],
-  asks: [outcomeAsk, () => 'Would you be open to a short call?'],
-  topic: (f) => f.brand,
-  followUpAsks: [() => 'Would a short call be useful?', () => "If you're not the right person for this, who should I talk to?"],
+  what: [],
+  value: [(f) => (value(f) ? `What we're working on: ${value(f)}.` : null)],
+  ask: [() => 'Would you have 15 minutes next week to tell us what works and what does not?'],
+  topic: (f) => `your experience with ${brandOf(f)}`,
+  followUpAsk: [() => 'If a call is hard to fit in, could you reply with the one thing you would change?'],
 };
 
-export const VOICES: Readonly<Record<VoiceName, Voice>> = { sales, partnerships, recruiting, fundraising, generic };
+export const VOICES: Readonly<Record<VoiceName, Voice>> = { sales, partnerships, recruiting, fundraising, feedback, generic: sales };
+
+function lowerFirst(s: string): string {
+  return /^[A-Z][a-z]/.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s;
+}

@@ -4,12 +4,22 @@ import { replySubject } from '../subject';
 import type { WriteEmailInput, WrittenEmail } from '../types';
 import { seededPick, type Pick } from '../variants';
 import { voiceOf } from '../voice';
-import { list, VOICES, type Phrase, type Voice } from './voices';
+import { companyLabel } from './lead-lines';
+import { VOICES, type Phrase, type Voice } from './voices';
 
-/** One of the phrases that can be said with these facts (the last phrase of each list always can). */
+/** One of the phrases that can be said with these facts, or null when none can. */
 function say(pick: Pick, slot: string, phrases: readonly Phrase[], f: Facts): string | null {
   const usable = phrases.map((p) => p(f)).filter((s): s is string => s !== null);
   return usable.length === 0 ? null : pick(slot, usable);
+}
+
+/** The first usable phrase (the lists are ordered from the most specific). */
+function first(phrases: readonly Phrase[], f: Facts): string | null {
+  for (const p of phrases) {
+    const s = p(f);
+    if (s !== null) return s;
+  }
+  return null;
 }
 
 function since(days: number): string {
@@ -20,90 +30,82 @@ function since(days: number): string {
   return 'a few weeks ago';
 }
 
-function brandIntro(pick: Pick, f: Facts): string | null {
-  return say(pick, 'brand', [
-    (x) => {
-      if (x.brand === null || x.brandBlurb === null) return null;
-      // "Acme is the ..." already introduces itself; anything else gets a lead-in.
-      return x.brandBlurb.toLowerCase().startsWith(x.brand.toLowerCase()) ? `${x.brandBlurb}.` : `A bit about ${x.brand}: ${x.brandBlurb}.`;
-    },
-    (x) => (x.brand && x.keywords.length > 0 ? `At ${x.brand} we work on ${list(x.keywords)}.` : null),
-  ], f);
+/** The writer's first name when a person writes, else null. */
+function senderFirstName(f: Facts): string | null {
+  return f.sender === null ? null : (f.sender.split(/\s+/)[0] ?? null);
 }
 
-function calendarLine(pick: Pick, f: Facts, kind: 'ask' | 'breakup'): string | null {
+/** "I'm Grace from Stripe." / "I'm Grace." / "We're the team at Stripe."; null when neither is known. */
+function introduction(f: Facts): string | null {
+  const me = senderFirstName(f);
+  if (me !== null && f.brand !== null) return `I'm ${me} from ${f.brand}.`;
+  if (me !== null) return `I'm ${me}.`;
+  return f.brand === null ? null : `We're the team at ${f.brand}.`;
+}
+
+function calendarLine(f: Facts, kind: 'ask' | 'breakup'): string | null {
   if (f.calendarLink === null) return null;
-  if (kind === 'breakup') return `And if you'd like to talk after all, here's my calendar: ${f.calendarLink}`;
-  return pick('calendar', [`You can pick a time that suits you here: ${f.calendarLink}`, `If it's easier, grab a slot here: ${f.calendarLink}`]);
+  return kind === 'breakup' ? `If you'd like to talk after all, here's my calendar: ${f.calendarLink}` : `If so, you can pick a time here: ${f.calendarLink}`;
 }
 
 function signOff(pick: Pick, f: Facts): string {
   const closing = pick('closing', ['Best,', 'Thanks,', 'Best regards,']);
-  const name = f.sender ?? (f.brand ? `The ${f.brand} team` : null);
+  const name = senderFirstName(f) ?? (f.brand === null ? null : `The ${f.brand} team`);
   return name === null ? closing : `${closing}\n${name}`;
 }
 
+const joinLines = (...lines: Array<string | null>): string => lines.filter((l): l is string => l !== null).join('\n');
+
+/** The first email: why this lead, who writes and what they offer, one question. */
 function firstEmail(voice: Voice, pick: Pick, f: Facts): string[] {
-  const pitch = [brandIntro(pick, f), say(pick, 'value', voice.valueLines, f)].filter((s): s is string => s !== null);
-  return [
-    say(pick, 'opener', voice.openers, f)!,
-    pitch.length > 0 ? pitch.join(' ') : 'I think what we do could be useful to you, and I would like to show you how.',
-    [say(pick, 'ask', voice.asks, f)!, calendarLine(pick, f, 'ask')].filter((s) => s !== null).join('\n'),
-  ];
+  const why = first(voice.why, f);
+  const offer = [introduction(f), first(voice.what, f), first(voice.value, f)].filter((s): s is string => s !== null).join(' ');
+  return [...(why === null ? [] : [why]), ...(offer === '' ? [] : [offer]), joinLines(say(pick, 'ask', voice.ask, f), calendarLine(f, 'ask'))];
 }
 
-function followUp(voice: Voice, pick: Pick, f: Facts, days: number): string[] {
+/** A follow-up: what the first email was about, one more reason, one easy question. */
+function followUp(voice: Voice, pick: Pick, f: Facts, days: number, number: number): string[] {
   const topic = voice.topic(f);
-  const when = since(days);
-  const opener = pick('follow-opener', [
-    `Just following up on my email from ${when}${topic ? ` about ${topic}` : ''}.`,
-    `I wrote to you ${when}${topic ? ` about ${topic}` : ''} and wanted to make sure it didn't get buried.`,
-  ]);
-  const recap = f.value === null ? null : `To recap in one line: ${f.value.replace(/[\s.!?;:,]+$/, '')}.`;
-  return [
-    recap === null ? opener : `${opener} ${recap}`,
-    [say(pick, 'follow-ask', voice.followUpAsks, f)!, calendarLine(pick, f, 'ask')].filter((s) => s !== null).join('\n'),
-  ];
+  if (number >= 2) {
+    return [
+      `If a call is too much, I can send a short written summary of ${topic} instead, so you can judge it in two minutes.`,
+      joinLines(pick('offer-ask', ['Would that be useful?', 'Shall I send it over?']), calendarLine(f, 'ask')),
+    ];
+  }
+  const opener = `I wrote to you ${since(days)} about ${topic}.`;
+  const again = first(voice.value, f) ?? first(voice.what, f);
+  return [again === null ? opener : `${opener} ${again}`, joinLines(say(pick, 'follow-ask', voice.followUpAsk, f), calendarLine(f, 'ask'))];
 }
 
+/** The last email: no pressure, the door left open. */
 function breakup(voice: Voice, pick: Pick, f: Facts): string[] {
-  const topic = voice.topic(f);
   return [
-    pick('breakup-opener', [
-      "I haven't heard back, so I'll assume the timing isn't right and won't write again.",
-      `This will be my last note${topic ? ` about ${topic}` : ''}: I don't want to crowd your inbox.`,
-    ]),
-    [
-      pick('breakup-door', [`If ${topic ?? 'this'} becomes relevant later, just reply to this email and I'll pick it up.`, 'If anything changes, a one-line reply is all it takes.']),
-      calendarLine(pick, f, 'breakup'),
-    ]
-      .filter((s) => s !== null)
-      .join('\n'),
+    `I haven't heard back, so I'll assume the timing isn't right for ${companyLabel(f)}, and I won't write again.`,
+    joinLines(pick('door', ['If that changes, a one-line reply is all it takes.', 'If the timing changes, just reply to this email and I will pick it up.']), calendarLine(f, 'breakup')),
   ];
 }
 
 function subjectFor(voice: Voice, pick: Pick, f: Facts, input: WriteEmailInput): string {
-  if (input.step.kind === 'first') return say(pick, 'subject', voice.subjects, f)!;
-  const reply = replySubject(input.previousSubject);
-  if (reply !== null) return reply;
-  // No previous subject to reply to (the registry did not pass one): still say what it is.
-  const topic = voice.topic(f);
-  if (input.step.kind === 'breakup') return topic ? `Closing the loop on ${topic}` : 'Closing the loop';
-  return topic ? `Following up: ${topic}` : 'Following up';
+  if (input.subject !== undefined && input.subject !== null && input.subject.trim() !== '') return input.subject.trim();
+  if (input.step.kind === 'first') return say(pick, 'subject', voice.subjects, f) ?? `A note from ${f.brand ?? 'us'}`;
+  return replySubject(input.previousSubject) ?? voice.topic(f).replace(/^./, (c) => c.toUpperCase());
 }
 
 /**
  * The built-in writer, used when the account has no LLM key. Deterministic (same input, same
  * email: phrasing is chosen by a hash of the lead's address and the step), no network, no cost.
- * It only says what the input says, and leaves out any sentence whose facts are missing.
+ * It says only what the input says, and leaves out any sentence whose facts are missing: the first
+ * email says why this lead (role, company, place), who writes and what they offer (the scraped
+ * site, the campaign's value, or at least the company's name), and asks one question; follow-ups
+ * refer back to it and ask one easy question; the last email closes without pressure.
  */
 export function writeBuiltinEmail(input: WriteEmailInput): WrittenEmail {
   const f = factsOf(input);
   const voice = VOICES[voiceOf(input.mcp)];
   const pick = seededPick(input.lead.email, input.step.index);
   const greeting = `${pick('greeting', ['Hi', 'Hello'])} ${f.firstName ?? 'there'},`;
-  const body =
-    input.step.kind === 'first' ? firstEmail(voice, pick, f) : input.step.kind === 'follow_up' ? followUp(voice, pick, f, input.step.delayDays) : breakup(voice, pick, f);
+  const { kind, delayDays, index } = input.step;
+  const body = kind === 'first' ? firstEmail(voice, pick, f) : kind === 'follow_up' ? followUp(voice, pick, f, delayDays, Math.max(1, index)) : breakup(voice, pick, f);
   const text = normalizeText([greeting, ...body, signOff(pick, f)].join('\n\n'));
   return {
     subject: subjectFor(voice, pick, f, input),

@@ -25,7 +25,8 @@ const PLACEHOLDER = /\[[A-Z][A-Za-z .'-]{1,40}\]|\{\{[^}]*\}\}|<[a-zA-Z/][^>]*>/
 function finish(answer: LlmEmailAnswer, input: WriteEmailInput, llm: Llm, model: string, usage: LlmUsage): WrittenEmail {
   const unusable = (why: string) => new LlmOutputError(llm.provider, 'unusable', usage, `The written email ${why}`);
   const own = clean(answer.subject.replace(/^\s*subject\s*:\s*/i, '').replace(/^["'“]+|["'”]+$/g, ''), 150);
-  const subject = input.step.kind === 'first' ? own : (replySubject(input.previousSubject) ?? own);
+  const fixed = input.subject?.trim() ? input.subject.trim() : null;
+  const subject = fixed ?? (input.step.kind === 'first' ? own : (replySubject(input.previousSubject) ?? own));
   if (subject === null) throw unusable('has no subject');
   const text = normalizeText(answer.body_text);
   if (text.length < 40) throw unusable('is too short');

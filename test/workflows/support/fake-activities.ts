@@ -7,11 +7,12 @@
  * - sendCampaignBatch goes through the items in order and, before each email, halts on the
  *   account's monthly quota or on the budget room the workflow passed in (the rest 'skipped'),
  *   reports a lead with a known stop fact as 'stopped', and otherwise sends it at a configurable
- *   cost (or defers it, when a test says so).
+ *   cost (or defers it, or passes it over as `omitted`, when a test says so);
+ * - decideVariantWinners answers what the test's `winners` option decides (nothing by default).
  */
 import { Context } from '@temporalio/activity';
 import type { CampaignWorkflowActivities } from '../../../activities';
-import type { BatchItem, BatchItemResult, CampaignEventsInput, CampaignTransition, PlanLeadsInput, PlanLeadsResult, PrepareCampaignInput, PrepareCampaignResult, SendBatchInput, SendBatchResult } from '../../../workflows/campaign/contract';
+import type { BatchItem, BatchItemResult, CampaignEventsInput, CampaignTransition, DecideWinnersInput, DecideWinnersResult, PlanLeadsInput, PlanLeadsResult, PrepareCampaignInput, PrepareCampaignResult, SendBatchInput, SendBatchResult } from '../../../workflows/campaign/contract';
 import type { CampaignEvent, CampaignStatus } from '../../../src/campaigns/model/status';
 import type { StopFact } from '../../../src/campaigns/model/templates';
 
@@ -71,8 +72,10 @@ export interface FakeOptions {
   readonly costPerEmailUsd?: number | ((item: BatchItem) => number);
   /** Emails the account may send per UTC month (the plan's quota); unlimited by default. */
   readonly monthlyQuota?: number;
-  /** The outcome of an item that would be sent; 'deferred' keeps the step due. Default: sent. */
-  readonly decide?: (item: BatchItem, ctx: ItemContext) => 'sent' | 'deferred' | undefined;
+  /** The outcome of an item that would be sent; 'deferred' keeps the step due, 'omitted' passes it over. Default: sent. */
+  readonly decide?: (item: BatchItem, ctx: ItemContext) => 'sent' | 'deferred' | 'omitted' | undefined;
+  /** What the variant tests decide when the workflow asks (none by default). */
+  readonly winners?: (input: DecideWinnersInput, call: CallInfo) => DecideWinnersResult['decided'];
   /** Thrown by sendCampaignBatch before it does anything, when it returns an error. */
   readonly failBatch?: (input: SendBatchInput, call: CallInfo) => Error | undefined;
 }
@@ -89,6 +92,7 @@ export class FakeCampaignActivities {
   readonly prepared: RecordedPrepare[] = [];
   readonly plans: RecordedPlan[] = [];
   readonly batches: RecordedBatch[] = [];
+  readonly winnerChecks: Array<{ readonly input: DecideWinnersInput; readonly result: DecideWinnersResult } & CallInfo> = [];
   /** Facts the "database" knows: the batch reports these leads as stopped. Tests may add to it. */
   readonly stopFacts = new Map<string, StopFact>();
   /** Every call of any activity, in order: for "nothing was called before ...". */
@@ -121,6 +125,12 @@ export class FakeCampaignActivities {
       },
       planLeads: async (input) => this.planLeads(input),
       sendCampaignBatch: async (input) => this.sendBatch(input),
+      decideVariantWinners: async (input) => {
+        const call = this.call('decideVariantWinners');
+        const result = { decided: this.options.winners?.(input, call) ?? [] };
+        this.winnerChecks.push({ input, result, ...call });
+        return result;
+      },
     };
   }
 
@@ -197,8 +207,9 @@ export class FakeCampaignActivities {
         results.push({ leadId: item.leadId, step: item.step, outcome: 'stopped', stopFact: fact });
         continue;
       }
-      if (this.options.decide?.(item, { at: call.calledAt, day: call.calledDay, sentSoFar: this.sent }) === 'deferred') {
-        results.push({ leadId: item.leadId, step: item.step, outcome: 'deferred' });
+      const decided = this.options.decide?.(item, { at: call.calledAt, day: call.calledDay, sentSoFar: this.sent });
+      if (decided === 'deferred' || decided === 'omitted') {
+        results.push({ leadId: item.leadId, step: item.step, outcome: decided, ...(decided === 'omitted' ? { omittedReason: 'no value for first_name' } : {}) });
         continue;
       }
       const cost = this.options.costPerEmailUsd;

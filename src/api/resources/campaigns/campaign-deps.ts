@@ -1,6 +1,8 @@
 import type { ControlDeps } from '../../../campaigns/control/campaign-control';
 import { readAudienceText } from '../../../campaigns/audience/llm-reader';
 import type { StartDeps } from '../../../campaigns/control/start-campaign';
+import type { PreviewDeps } from '../../../campaigns/sequences/preview';
+import { EmailWriter } from '../../../writing/email-writer';
 import type { AppDeps } from '../../deps';
 
 /** What starting and controlling a campaign need, from the API's dependencies. */
@@ -16,4 +18,16 @@ export function startDeps(deps: AppDeps): StartDeps {
 
 export function controlDeps(deps: AppDeps): ControlDeps {
   return { sequelize: deps.sequelize, temporal: deps.temporal.get(), config: deps.config };
+}
+
+const writers = new WeakMap<AppDeps, EmailWriter>();
+
+/** What previews need: the same writer the sending batch uses (one per API process). */
+export function previewDeps(deps: AppDeps): PreviewDeps {
+  let writer = writers.get(deps);
+  if (writer === undefined) {
+    writer = new EmailWriter({ sequelize: deps.sequelize, config: deps.config, log: deps.log });
+    writers.set(deps, writer);
+  }
+  return { sequelize: deps.sequelize, config: deps.config, writer };
 }

@@ -1,11 +1,12 @@
 import type { Static } from '@sinclair/typebox';
 import type { Config } from '../../../config/config';
 import type { NewCampaign } from '../../../campaigns/campaign-repository';
-import { findTemplate, TEMPLATE_NAMES } from '../../../campaigns/model/templates';
 import { normalizeWebhookUrl, webhookUrlProblem } from '../../../webhooks/webhook-url';
 import { badRequest } from '../../http/errors';
 import type { AudienceFilters } from '../../../campaigns/audience/types';
-import { audienceFields, brandIdOf, DEFAULT_SCHEDULE, optionalText, siteField, usd } from './create-fields';
+import type { CampaignSequence } from '../../../campaigns/model/sequence';
+import type { StepInput } from '../../../campaigns/sequences/validate-sequence';
+import { audienceFields, brandIdOf, DEFAULT_SCHEDULE, optionalText, sequenceField, siteField, templateField, trackingFields, usd } from './create-fields';
 import type { CreateCampaignBodyA } from './schemas-a';
 
 type Body = Static<typeof CreateCampaignBodyA>;
@@ -15,9 +16,8 @@ type Body = Static<typeof CreateCampaignBodyA>;
  * (a known template, a usable target, a real time zone, a window that ends after it starts, a
  * webhook over HTTPS), each with a message that says what to send instead.
  */
-export function campaignFieldsFromA(body: Body, accountId: string, config: Pick<Config, 'allowLoopbackEgress'>): NewCampaign {
-  const template = findTemplate(body.mcp);
-  if (template === undefined) throw badRequest(`unknown mcp ${JSON.stringify(body.mcp)}: valid values are ${TEMPLATE_NAMES.join(', ')}`);
+export function campaignFieldsFromA(body: Body, accountId: string, config: Pick<Config, 'allowLoopbackEgress'>): { fields: NewCampaign; sequence: CampaignSequence } {
+  const template = templateField(body.mcp);
   const target = siteField(body.target_url, 'target_url');
   const schedule = body.schedule ?? {};
   const timezone = schedule.timezone ?? DEFAULT_SCHEDULE.timezone;
@@ -33,7 +33,8 @@ export function campaignFieldsFromA(body: Body, accountId: string, config: Pick<
     if (problem !== null) throw badRequest(`reporting.webhook_url ${problem}`);
   }
   const budget = body.budget ?? {};
-  return {
+  const sequence = sequenceField(body.sequence?.map(stepOfA), template, 'snake');
+  const fields: NewCampaign = {
     accountId,
     createdVia: 'a',
     name: body.name?.trim() ?? `${template.title} for ${target.hostname.replace(/^www\./, '')}`,
@@ -55,6 +56,22 @@ export function campaignFieldsFromA(body: Body, accountId: string, config: Pick<
     reportingEmail: body.reporting?.email ?? null,
     reportingWebhookUrl: webhookUrl === undefined ? null : normalizeWebhookUrl(webhookUrl),
     calendarLink: body.calendar_link ?? null,
+    targetOutcome: optionalText(body.target_outcome),
+    valueForTarget: optionalText(body.value_for_target),
+    ...trackingFields(body.tracking, body.plain_text_only),
+  };
+  return { fields, sequence };
+}
+
+type StepA = NonNullable<Body['sequence']>[number];
+
+/** A Surface A step (snake_case) as the domain takes it. */
+function stepOfA(s: StepA): StepInput {
+  const { delay_days: delayDays, auto_winner: autoWinner, ...rest } = s;
+  return {
+    ...rest,
+    delayDays,
+    ...(autoWinner === undefined ? {} : { autoWinner: { metric: autoWinner.metric, minSends: autoWinner.min_sends, confidence: autoWinner.confidence } }),
   };
 }
 

@@ -1,26 +1,30 @@
 import type { Static } from '@sinclair/typebox';
 import type { NewCampaign } from '../../../campaigns/campaign-repository';
-import { audienceFields, brandIdOf, DEFAULT_SCHEDULE, optionalText, siteField, usd } from './create-fields';
+import type { CampaignSequence } from '../../../campaigns/model/sequence';
+import { audienceFields, brandIdOf, DEFAULT_SCHEDULE, optionalText, sequenceField, siteField, templateField, trackingFields, usd } from './create-fields';
 import type { CreateCampaignBodyB } from './schemas-b';
 
 type Body = Static<typeof CreateCampaignBodyB>;
 
-/** Surface B has no template field: its campaigns run the general sales sequence. */
+/** Without `mcp`, a Surface B campaign takes the general sales template's pace and steps. */
 export const SURFACE_B_TEMPLATE = 'sales_outreach';
 
 /**
  * The campaign row from a Surface B create request. brandUrl is checked exactly as Surface A's
  * target_url (it becomes the row's target_url); schedule and sending window are A's defaults.
  */
-export function campaignFieldsFromB(body: Body, accountId: string): NewCampaign {
+export function campaignFieldsFromB(body: Body, accountId: string): { fields: NewCampaign; sequence: CampaignSequence } {
   // Not blank: the schema says so (CampaignName), as on Surface A.
   const name = body.name.trim();
   const site = siteField(body.brandUrl, 'brandUrl');
-  return {
+  const template = templateField(body.mcp ?? SURFACE_B_TEMPLATE);
+  // Surface B's steps are already the domain's casing.
+  const sequence = sequenceField(body.sequence, template, 'camel');
+  const fields: NewCampaign = {
     accountId,
     createdVia: 'b',
     name,
-    mcp: SURFACE_B_TEMPLATE,
+    mcp: template.name,
     targetUrl: body.brandUrl.trim(),
     brandId: brandIdOf(site),
     targetAudience: optionalText(body.targetAudience),
@@ -28,6 +32,8 @@ export function campaignFieldsFromB(body: Body, accountId: string): NewCampaign 
     targetOutcome: optionalText(body.targetOutcome),
     valueForTarget: optionalText(body.valueForTarget),
     budgetMaxDailyUsd: usd(body.maxBudgetDailyUsd),
+    ...trackingFields(body.tracking, body.plainTextOnly),
     ...DEFAULT_SCHEDULE,
   };
+  return { fields, sequence };
 }

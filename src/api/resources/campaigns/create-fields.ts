@@ -3,6 +3,9 @@ import { ScrapeError } from '../../../companies/scrape-error';
 import type { NewCampaign } from '../../../campaigns/campaign-repository';
 import { audienceOfCampaign } from '../../../campaigns/audience/audience-of-campaign';
 import type { AudienceFilters } from '../../../campaigns/audience/types';
+import { presetSequence, type CampaignSequence } from '../../../campaigns/model/sequence';
+import { findTemplate, TEMPLATE_NAMES, type OutreachTemplate } from '../../../campaigns/model/templates';
+import { validateSequence, type FieldCasing, type StepInput } from '../../../campaigns/sequences/validate-sequence';
 import { badRequest } from '../../http/errors';
 
 /** What both surfaces' create requests share on their way to a campaign row. */
@@ -57,6 +60,26 @@ export function optionalText(value: string | undefined): string | null {
  */
 export function brandIdOf(site: URL): string {
   return companyDomain(site);
+}
+
+/** The template `mcp` names, or a 400 that lists the valid names. */
+export function templateField(mcp: string): OutreachTemplate {
+  const template = findTemplate(mcp);
+  if (template === undefined) throw badRequest(`unknown mcp ${JSON.stringify(mcp)}: valid values are ${TEMPLATE_NAMES.join(', ')}`);
+  return template;
+}
+
+/**
+ * The sequence a campaign stores: the steps given (checked: validateSequence, a 400 naming the step
+ * and the problem), or its template's preset steps.
+ */
+export function sequenceField(steps: readonly StepInput[] | undefined, template: OutreachTemplate, casing: FieldCasing): CampaignSequence {
+  return steps === undefined ? presetSequence(template) : validateSequence(steps, casing);
+}
+
+/** The tracking columns of a create request (everything tracked, HTML and text, unless it says otherwise). */
+export function trackingFields(tracking: { opens?: boolean; clicks?: boolean } | undefined, plainTextOnly: boolean | undefined): { trackOpens: boolean; trackClicks: boolean; plainTextOnly: boolean } {
+  return { trackOpens: tracking?.opens ?? true, trackClicks: tracking?.clicks ?? true, plainTextOnly: plainTextOnly ?? false };
 }
 
 /** DECIMAL columns take strings: no binary float reaches the database. */

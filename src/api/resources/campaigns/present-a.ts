@@ -9,6 +9,7 @@ import type { Config } from '../../../config/config';
 import type { AudienceFilters } from '../../../campaigns/audience/types';
 import type { Campaign } from '../../../db/models';
 import { dashboardUrl } from '../dashboard/campaign-page-url';
+import { sequenceA } from './present-sequence';
 import type { CampaignA, CampaignListResponseA, CampaignStatsA, CreatedCampaignA, DailyStatsA, PausedA, RepliesA, ResumedA } from './schemas-a';
 
 /**
@@ -42,6 +43,11 @@ export function campaignA(c: CampaignReadModel, config: Pick<Config, 'publicBase
     target_url: c.targetUrl,
     target_audience: c.targetAudience,
     audience: { text: c.targetAudience, filters: filtersA(c.audienceFilters), source: c.audienceSource, matched_leads: c.audienceMatchedLeads, reason: c.audienceReason },
+    target_outcome: c.targetOutcome,
+    value_for_target: c.valueForTarget,
+    sequence: sequenceA(c),
+    tracking: { opens: c.trackOpens, clicks: c.trackClicks },
+    plain_text_only: c.plainTextOnly,
     created_at: c.createdAt.toISOString(),
     dashboard_url: dashboardUrl(config, c.id),
     budget: { max_daily_usd: c.maxDailyUsd, max_weekly_usd: c.maxWeeklyUsd, max_monthly_usd: c.maxMonthlyUsd, spent_today_usd: c.spentTodayUsd },

@@ -4,6 +4,7 @@ import type { CampaignReadModel } from '../../../campaigns/reporting/campaign-re
 import type { CampaignStats } from '../../../campaigns/reporting/campaign-stats';
 import type { Config } from '../../../config/config';
 import { dashboardUrl } from '../dashboard/campaign-page-url';
+import { sequenceB } from './present-sequence';
 import type { CampaignB, CampaignStatsB, ResumedB, StoppedB } from './schemas-b';
 
 /**
@@ -28,6 +29,10 @@ export function campaignB(c: CampaignReadModel, config: Pick<Config, 'publicBase
     audience: { text: c.targetAudience, filters: c.audienceFilters as FiltersB, source: c.audienceSource, matchedLeads: c.audienceMatchedLeads, reason: c.audienceReason },
     targetOutcome: c.targetOutcome,
     valueForTarget: c.valueForTarget,
+    mcp: c.mcp,
+    sequence: sequenceB(c),
+    tracking: { opens: c.trackOpens, clicks: c.trackClicks },
+    plainTextOnly: c.plainTextOnly,
     maxBudgetDailyUsd: c.maxDailyUsd,
     maxBudgetWeeklyUsd: c.maxWeeklyUsd,
     maxBudgetMonthlyUsd: c.maxMonthlyUsd,

@@ -3,6 +3,9 @@ import { pauseCampaign, resumeCampaign } from '../../../campaigns/control/campai
 import { startCampaign } from '../../../campaigns/control/start-campaign';
 import { readCampaign } from '../../../campaigns/reporting/campaign-read-model';
 import { campaignStats } from '../../../campaigns/reporting/campaign-stats';
+import { campaignStepReport } from '../../../campaigns/reporting/campaign-step-report';
+import { stepStatsA } from './present-step-stats';
+import { StepStatsResponse } from './step-stats-schemas';
 import { dailyStats, resolveDailyRange } from '../../../campaigns/reporting/daily-stats';
 import { openExportRows } from '../../../campaigns/reporting/export-rows';
 import { repliesPage } from '../../../campaigns/reporting/replies-page';
@@ -67,8 +70,8 @@ const create = defineRoute({
   responses: { 201: { description: 'The campaign, starting', schema: CreatedCampaignA } },
   errors: [503],
   handler: async ({ body }, { auth, deps }) => {
-    const fields = campaignFieldsFromA(body, auth.accountId, deps.config);
-    const campaign = await withTemporal('start the campaign', () => startCampaign(startDeps(deps), fields));
+    const { fields, sequence } = campaignFieldsFromA(body, auth.accountId, deps.config);
+    const campaign = await withTemporal('start the campaign', () => startCampaign(startDeps(deps), fields, sequence));
     return { status: 201, body: createdA(campaign, deps.config), headers: { Location: `/campaigns/${campaign.id}` } };
   },
 });
@@ -137,6 +140,27 @@ const stats = defineRoute({
   handler: async ({ params }, { auth, deps }) => ({ body: statsA(await campaignStats(deps.sequelize, await ownedCampaign(auth.accountId, params.id))) }),
 });
 
+const stepStats = defineRoute({
+  method: 'get',
+  path: '/campaigns/:id/stats/steps',
+  auth: 'a',
+  operationId: 'getCampaignStepStats',
+  summary: 'A campaign\'s figures per step and per variant',
+  description:
+    'For every step of the sequence in use, and every variant of it: sent, delivered, opened, clicked, replied, positive replies, bounced, ' +
+    'unsubscribed, meetings booked and leads for whom the step was passed over, with rates (counted as GET /campaigns/{id}/stats counts them). ' +
+    '`winner` marks the variant a decided variant test chose.',
+  tags: ['campaigns'],
+  params: CampaignId,
+  responses: { 200: { description: 'The steps, first email first', schema: StepStatsResponse('snake') } },
+  errors: [404],
+  handler: async ({ params }, { auth, deps }) => {
+    const c = await ownedCampaign(auth.accountId, params.id);
+    const report = await campaignStepReport(deps.sequelize, auth.accountId, c.id);
+    return { body: stepStatsA(c.id, report.steps, report.winners) };
+  },
+});
+
 const dailyStatsRoute = defineRoute({
   method: 'get',
   path: '/campaigns/:id/stats/daily',
@@ -188,7 +212,9 @@ const exportFile = defineRoute({
     'An attachment named `<campaign-name>-<id>.csv|json` with one row per fact, oldest first: sent, delivered, bounced, opened, ' +
     'clicked, replied, unsubscribed, complained, meeting_booked. Columns (CSV header row, JSON keys): occurred_at, event, email_id, ' +
     'lead_email, lead_name, company, step (1 = first email), subject, message_id, url (clicks), reply_sentiment, reply_category, ' +
-    'reply_preview (replies), bounce_reason (bounces). Empty CSV cells and JSON nulls mean "not applicable". JSON is an array of ' +
+    "reply_preview (replies), bounce_reason (bounces), variant (the email's variant of its step, A-E; empty before variants), " +
+    "lead_custom_fields (the lead's custom fields: an object in JSON, its JSON text in one CSV cell; {} when it has none). " +
+    'Empty CSV cells and JSON nulls mean "not applicable". JSON is an array of ' +
     'objects. The file is streamed as it is read; a download cut short by a server error ends without the closing bytes. In CSV, ' +
     'a text cell starting with =, +, -, @, tab or carriage return is prefixed with an apostrophe so spreadsheets do not run it as a formula.',
   tags: ['campaigns'],
@@ -213,4 +239,4 @@ const exportFile = defineRoute({
   },
 });
 
-export const campaignRoutesA = [list, create, pause, resume, get, stats, dailyStatsRoute, replies, exportFile];
+export const campaignRoutesA = [list, create, pause, resume, get, stats, stepStats, dailyStatsRoute, replies, exportFile];

@@ -3,8 +3,14 @@ import { pauseCampaign, resumeCampaign } from '../../../campaigns/control/campai
 import { startCampaign } from '../../../campaigns/control/start-campaign';
 import { readCampaign, readCampaignPage } from '../../../campaigns/reporting/campaign-read-model';
 import { campaignStats } from '../../../campaigns/reporting/campaign-stats';
+import { campaignStepReport } from '../../../campaigns/reporting/campaign-step-report';
+import { previewCampaign } from '../../../campaigns/sequences/preview-requests';
+import { previewB } from '../sequences/present';
+import { CampaignPreviewBody, PreviewResponse } from '../sequences/schemas';
+import { stepStatsB } from './present-step-stats';
+import { StepStatsResponse } from './step-stats-schemas';
 import { defineRoute } from '../../http/route';
-import { controlDeps, startDeps } from './campaign-deps';
+import { controlDeps, previewDeps, startDeps } from './campaign-deps';
 import { campaignFieldsFromB } from './create-fields-b';
 import { campaignB, resumedB, statsB, stoppedB } from './present-b';
 import { CampaignId } from './schemas';
@@ -32,8 +38,8 @@ const create = defineRoute({
   responses: { 201: { description: 'The campaign, starting', schema: CampaignB } },
   errors: [503],
   handler: async ({ body }, { auth, deps }) => {
-    const fields = campaignFieldsFromB(body, auth.accountId);
-    const campaign = await withTemporal('start the campaign', () => startCampaign(startDeps(deps), fields));
+    const { fields, sequence } = campaignFieldsFromB(body, auth.accountId);
+    const campaign = await withTemporal('start the campaign', () => startCampaign(startDeps(deps), fields, sequence));
     // Read back as GET renders it: the same read model, figures included.
     const created = await readCampaign(deps.sequelize, auth.accountId, campaign.id);
     return { status: 201, body: campaignB(created, deps.config), headers: { Location: `/v1/campaigns/${campaign.id}` } };
@@ -88,6 +94,45 @@ const stats = defineRoute({
   handler: async ({ params }, { auth, deps }) => ({ body: statsB(await campaignStats(deps.sequelize, await ownedCampaign(auth.accountId, params.id))) }),
 });
 
+const stepStats = defineRoute({
+  method: 'get',
+  path: '/v1/campaigns/:id/stats/steps',
+  auth: 'b',
+  operationId: 'v1GetCampaignStepStats',
+  summary: 'A campaign\'s figures per step and per variant',
+  description: 'The figures of GET /campaigns/{id}/stats/steps in camelCase: every step of the sequence in use and every variant, with rates.',
+  tags: ['campaigns'],
+  params: CampaignId,
+  responses: { 200: { description: 'The steps, first email first', schema: StepStatsResponse('camel') } },
+  errors: [404],
+  handler: async ({ params }, { auth, deps }) => {
+    const c = await ownedCampaign(auth.accountId, params.id);
+    const report = await campaignStepReport(deps.sequelize, auth.accountId, c.id);
+    return { body: stepStatsB(c.id, report.steps, report.winners) };
+  },
+});
+
+const preview = defineRoute({
+  method: 'post',
+  path: '/v1/campaigns/:id/preview',
+  auth: 'b',
+  operationId: 'v1PreviewCampaign',
+  summary: 'Render the campaign\'s sequence for one lead, as it would be sent, without sending anything',
+  description:
+    'Every step of the sequence in use for `leadId`, written and composed as the campaign would send it (the variant the lead gets, or a decided ' +
+    'winner; the sender and signature; tracked links and the open beacon as the campaign tracks them; the thread each step replies in), and why a ' +
+    'step would be passed over for this lead. Where the host has SpamAssassin, each step\'s local score and the rules that fired. Nothing is sent or stored; ' +
+    'an ai step with the account\'s LLM key is written by the model and charged as an `email-preview` cost of the campaign.',
+  tags: ['campaigns'],
+  params: CampaignId,
+  body: CampaignPreviewBody,
+  responses: { 200: { description: 'Each step as the lead would get it', schema: PreviewResponse } },
+  errors: [404],
+  handler: async ({ params, body }, { auth, deps }) => ({
+    body: previewB(await previewCampaign(previewDeps(deps), auth.accountId, params.id, body.leadId, { spamCheck: body.spamCheck ?? true })),
+  }),
+});
+
 const stop = defineRoute({
   method: 'post',
   path: '/v1/campaigns/:id/stop',
@@ -124,4 +169,4 @@ const resume = defineRoute({
   }),
 });
 
-export const campaignRoutesB = [create, list, get, stats, stop, resume];
+export const campaignRoutesB = [create, list, get, stats, stepStats, preview, stop, resume];

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { SENTIMENTS } from '../../../db/models/reply';
 import { PageQuery, Pagination, Timestamp } from '../../http/common-schemas';
 import { StringEnum } from '../string-enum';
+import { SequenceBody, SequenceView, TrackingBody, TrackingView } from './sequence-schemas';
 import { AudienceFiltersSchema, AudienceText, AudienceView, CampaignName, CampaignStatsResponse, CampaignStatus, ControlResponse, Count, DailyLimit, DashboardUrl, HeadlineStats, Nullable, SiteUrl, StatusReason, Usd } from './schemas';
 
 /** Surface A's campaign schemas: snake_case. The pieces Surface B shares come from schemas.ts. */
@@ -43,6 +44,11 @@ export const CreateCampaignBodyA = Type.Object(
     target_audience: Type.Optional(AudienceText('Who the emails are for, as written ("CTOs at fintechs in Germany"). Without `audience`, the filters are read from it: by the LLM of the account (its OpenAI or Anthropic key) when it has one, else, or when that fails, by the built-in parser.')),
     audience: Type.Optional(AudienceFiltersSchema('snake', true)),
     name: Type.Optional(CampaignName('Not blank. Defaults to "<template> for <target host>".')),
+    target_outcome: Type.Optional(Type.String({ maxLength: 2000, description: 'What the campaign wants from a lead, e.g. "a 20-minute demo call" (the writer asks for it).' })),
+    value_for_target: Type.Optional(Type.String({ maxLength: 2000, description: 'What the lead gains, in a sentence the writer can build on.' })),
+    sequence: Type.Optional(SequenceBody('snake')),
+    tracking: Type.Optional(TrackingBody('snake')),
+    plain_text_only: Type.Optional(Type.Boolean({ description: 'Send a text/plain part only: no HTML, so no open beacon and no rewritten links (default false).' })),
     calendar_link: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'https booking page (Cal.com, Calendly, ...) the emails invite leads to; bookings through it count as meetings.' })),
     budget: Type.Optional(
       Type.Object(
@@ -109,6 +115,11 @@ export const CampaignA = Type.Object(
     target_url: Type.String(),
     target_audience: Nullable(Type.String()),
     audience: AudienceView('snake'),
+    target_outcome: Nullable(Type.String()),
+    value_for_target: Nullable(Type.String()),
+    sequence: Nullable(SequenceView('snake'), 'The steps the campaign sends (the template\'s too); null only for a campaign stored before sequences were.'),
+    tracking: TrackingView('snake'),
+    plain_text_only: Type.Boolean(),
     created_at: Timestamp,
     dashboard_url: DashboardUrl,
     budget: Type.Object(

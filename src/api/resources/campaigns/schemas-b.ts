@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { CAMPAIGN_STATUSES } from '../../../db/models/campaign';
 import { Timestamp } from '../../http/common-schemas';
 import { StringEnum } from '../string-enum';
+import { SequenceBody, SequenceView, TrackingBody, TrackingView } from './sequence-schemas';
 import { AudienceFiltersSchema, AudienceText, AudienceView, CampaignName, CampaignStatsResponse, CampaignStatus, ControlResponse, DailyLimit, DashboardUrl, HeadlineStats, Nullable, SiteUrl, StatusReason, Usd } from './schemas';
 
 /**
@@ -23,6 +24,12 @@ export const CreateCampaignBodyB = Type.Object(
     targetOutcome: Type.Optional(Text(2000, 'What the campaign wants from a lead, e.g. "a 20-minute demo call".')),
     valueForTarget: Type.Optional(Text(2000, 'What the lead gains, in a sentence the emails can build on.')),
     maxBudgetDailyUsd: Type.Optional(Type.Number({ minimum: 0, maximum: 1_000_000, description: 'Spend limit per UTC day; without it the campaign has no budget limit.' })),
+    mcp: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'The template whose pace and steps the campaign takes: sales_outreach (default), partnerships, recruiting, fundraising or customer_feedback.' }),
+    ),
+    sequence: Type.Optional(SequenceBody('camel')),
+    tracking: Type.Optional(TrackingBody('camel')),
+    plainTextOnly: Type.Optional(Type.Boolean({ description: 'Send a text/plain part only: no HTML, so no open beacon and no rewritten links (default false).' })),
   },
   { additionalProperties: false },
 );
@@ -41,6 +48,10 @@ export const CampaignB = Type.Object(
     audience: AudienceView('camel'),
     targetOutcome: Nullable(Type.String()),
     valueForTarget: Nullable(Type.String()),
+    mcp: Type.String({ description: 'The template whose pace (and, without a sequence of its own, steps) the campaign takes.' }),
+    sequence: Nullable(SequenceView('camel'), 'The steps the campaign sends (the template\'s too); null only for a campaign stored before sequences were.'),
+    tracking: TrackingView('camel'),
+    plainTextOnly: Type.Boolean(),
     maxBudgetDailyUsd: DailyLimit,
     maxBudgetWeeklyUsd: Nullable(Type.Number({ minimum: 0 }), 'Set on Surface A only (budget.max_weekly_usd); null: no weekly limit.'),
     maxBudgetMonthlyUsd: Nullable(Type.Number({ minimum: 0 }), 'Set on Surface A only (budget.max_monthly_usd); null: no monthly limit.'),
