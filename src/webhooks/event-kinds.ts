@@ -1,7 +1,8 @@
 /**
- * The event kinds a webhook receiver gets: the spec's nine, plus the test event the dashboard (and
- * `POST /v1/webhooks/test`) sends on request. Every other outbox event (email.*, cost.recorded)
- * feeds statistics only and is never posted.
+ * The event kinds a webhook receiver gets: the spec's nine, `campaign.variant_winner` (a step's
+ * variant test decided: the service's own, documented beside them), plus the test event the
+ * dashboard (and `POST /v1/webhooks/test`) sends on request. Every other outbox event (email.*,
+ * cost.recorded) feeds statistics only and is never posted.
  */
 export const WEBHOOK_EVENT_KINDS = [
   'campaign.started',
@@ -13,6 +14,7 @@ export const WEBHOOK_EVENT_KINDS = [
   'budget.warning',
   'reply.received',
   'meeting.booked',
+  'campaign.variant_winner',
 ] as const;
 
 export type WebhookEventKind = (typeof WEBHOOK_EVENT_KINDS)[number];

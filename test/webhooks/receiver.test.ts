@@ -292,6 +292,18 @@ describe('webhook receiver helper', () => {
         'budget.warning': { budget_type: 'monthly', spent_usd: 240, limit_usd: 300, percentage: 80 },
         'reply.received': fullReply,
         'meeting.booked': { email: 'ada@prospect.example', name: 'Ada Lovelace', company: 'Analytical Engines', meeting_time: '2026-11-26T15:00:00.000Z', calendar_link: 'https://cal.example/sam/15min' },
+        'campaign.variant_winner': {
+          step: 1,
+          variant: 'B',
+          metric: 'reply_rate',
+          min_sends: 100,
+          confidence: 0.95,
+          p_value: 0.003,
+          variants: [
+            { variant: 'A', sent: 120, delivered: 118, successes: 3, rate: 0.0254 },
+            { variant: 'B', sent: 121, delivered: 119, successes: 15, rate: 0.1261 },
+          ],
+        },
         'webhook.test': { message: 'Test event from the dashboard', requested_at: '2026-11-23T10:15:30.123Z' },
       };
       for (const [kind, data] of Object.entries(payloads)) {

@@ -6,7 +6,7 @@
  */
 import { RenderError, UndefinedVariableError, type Template } from 'liquidjs';
 import { urlsIn } from '../../writing/render';
-import { ALLOWED_TAGS, liquid, MAX_NESTING, nestingDepth } from './liquid-engine';
+import { ALLOWED_TAGS, liquid, MAX_FILTERS, MAX_NESTING, mostFilters, nestingDepth } from './liquid-engine';
 import { variableProblem } from './merge-variables';
 import { SPIN_VARIABLE, SpintaxError, spintaxToLiquid } from './spintax';
 
@@ -34,6 +34,8 @@ function liquidMessage(err: Error): string {
 export function compileTemplate(source: string): CompiledTemplate {
   const depth = nestingDepth(source);
   if (depth > MAX_NESTING) throw new TemplateProblem(`blocks nest ${depth} deep; at most ${MAX_NESTING}`);
+  const filters = mostFilters(source);
+  if (filters > MAX_FILTERS) throw new TemplateProblem(`one output applies ${filters} filters; at most ${MAX_FILTERS}`);
   let spin;
   try {
     spin = spintaxToLiquid(source);

@@ -7,8 +7,8 @@
  * - No loops: `for`, `tablerow`, `cycle` and `liquid` (which can hold a loop) are removed; an email
  *   has no list to walk, and a loop is the easy way to a template that never ends.
  * - Bounded: parsing, rendering time and the memory filters may allocate have limits, checked on
- *   every render (RENDER_LIMITS), and a template nests at most MAX_NESTING blocks deep (a few
- *   thousand nested `if`s overflow the parser's stack).
+ *   every render (RENDER_LIMITS); a template nests at most MAX_NESTING blocks deep (a few
+ *   thousand nested `if`s overflow the parser's stack) and chains at most MAX_FILTERS filters.
  * - Strict: an unknown filter is a parse error; an undefined variable is an error at render time,
  *   except inside an `if`/`unless` condition and before a `default` filter (`lenientIf`), which is
  *   how a lead without a value is detected (render-variant.ts). JavaScript truthiness, so an empty
@@ -23,6 +23,9 @@ const REMOVED_FILTERS = ['sample'] as const;
 
 /** Blocks inside blocks, at most: a real email needs two or three. */
 export const MAX_NESTING = 20;
+
+/** Filters in one output or tag, at most: a real email needs two or three (`| default: ... | upcase`). */
+export const MAX_FILTERS = 50;
 
 export const RENDER_LIMITS = {
   /** Characters of template source parsed at once. */
@@ -60,6 +63,16 @@ function createEngine(): Liquid {
 /** One engine per process: it holds no per-render state. */
 export const liquid: Liquid = createEngine();
 
+
+/** The most filters (`|` outside quotes) any one `{{ ... }}` or `{% ... %}` of the template applies. */
+export function mostFilters(source: string): number {
+  let most = 0;
+  for (const m of source.matchAll(/\{\{([\s\S]*?)\}\}|\{%([\s\S]*?)%\}/g)) {
+    const markup = (m[1] ?? m[2] ?? '').replace(/"[^"]*"|'[^']*'/g, '');
+    most = Math.max(most, markup.split('|').length - 1);
+  }
+  return most;
+}
 
 const BLOCK_OPEN = /^(if|unless|case|capture|comment|raw)$/;
 const BLOCK_CLOSE = /^end(if|unless|case|capture|comment|raw)$/;

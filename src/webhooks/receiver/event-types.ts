@@ -101,6 +101,21 @@ export interface MeetingBookedData {
   readonly calendar_link: string | null;
 }
 
+/** A step's variant test decided (`auto_winner` of a campaign's sequence): the winner takes the step's later sends. */
+export interface CampaignVariantWinnerData {
+  /** The step, 1 for the first email. */
+  readonly step: number;
+  /** A to E. */
+  readonly variant: string;
+  readonly metric: 'reply_rate' | 'positive_reply_rate' | (string & {});
+  readonly min_sends: number;
+  readonly confidence: number;
+  /** Of the two-proportion test, Bonferroni-corrected: at most 1 - confidence. */
+  readonly p_value: number;
+  /** The figures it was decided on, per variant. */
+  readonly variants: ReadonlyArray<{ readonly variant: string; readonly sent: number; readonly delivered: number; readonly successes: number; readonly rate: number }>;
+}
+
 /** What the dashboard's "Send test event" (and the API's test call) posts. */
 export interface WebhookTestData {
   readonly message?: string;
@@ -117,6 +132,7 @@ export type CampaignBudgetExceededEvent = Envelope<'campaign.budget_exceeded', C
 export type BudgetWarningEvent = Envelope<'budget.warning', BudgetWarningData>;
 export type ReplyReceivedEvent = Envelope<'reply.received', ReplyReceivedData>;
 export type MeetingBookedEvent = Envelope<'meeting.booked', MeetingBookedData>;
+export type CampaignVariantWinnerEvent = Envelope<'campaign.variant_winner', CampaignVariantWinnerData>;
 export type WebhookTestEvent = Envelope<'webhook.test', WebhookTestData>;
 
 /** Every kind this version knows: narrow on `event` (after checking `known`). */
@@ -130,6 +146,7 @@ export type KnownWebhookEvent =
   | BudgetWarningEvent
   | ReplyReceivedEvent
   | MeetingBookedEvent
+  | CampaignVariantWinnerEvent
   | WebhookTestEvent;
 
 /**

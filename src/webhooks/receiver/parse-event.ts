@@ -17,6 +17,7 @@ const KNOWN_KINDS = [
   'budget.warning',
   'reply.received',
   'meeting.booked',
+  'campaign.variant_winner',
   'webhook.test',
 ] as const;
 const KINDS_AGREE: [Same<(typeof KNOWN_KINDS)[number], KnownWebhookEventKind>, Same<KnownWebhookEventKind, (typeof LOGGED_EVENT_KINDS)[number]>] = [true, true];
