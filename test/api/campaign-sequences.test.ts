@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { ParsedMail } from 'mailparser';
+import { QueryTypes } from 'sequelize';
 import { findTemplate, TEMPLATES } from '../../src/campaigns/model/templates';
 import { spamAssassinAvailable } from '../../src/deliverability/spamassassin';
 import { createAccount, request, surfaceA, surfaceB, type JsonResponse } from '../support/api';
@@ -166,7 +167,8 @@ describe('sequences on create, GET, sending, per-step statistics and preview (re
     const id = created.body.id;
     // Both leads are taken the first day; each gets its variant, or is passed over (Ben has no colour).
     const until = Date.now() + 60_000;
-    let steps: JsonResponse<{ steps: Array<{ step: number; stats: Record<string, number>; variants: Array<{ variant: string; stats: Record<string, number> }> }> }>;
+    type Counts = { emails_sent: number; skipped: number };
+    let steps: JsonResponse<{ steps: Array<{ step: number; stats: Counts; variants: Array<{ variant: string; stats: Counts }> }> }>;
     do {
       await new Promise((r) => setTimeout(r, 300));
       steps = await get(`/campaigns/${id}/stats/steps`);
@@ -187,7 +189,7 @@ describe('sequences on create, GET, sending, per-step statistics and preview (re
       expect(mail.text).to.match(/^Hi there,/);
     } else {
       expect(total.skipped).to.equal(1);
-      const skip = await t.db.sequelize.query<{ reason: string }>(`SELECT reason FROM step_skips WHERE campaign_id = $1`, { bind: [id], plain: true });
+      const skip = await t.db.sequelize.query<{ reason: string }>(`SELECT reason FROM step_skips WHERE campaign_id = $1`, { bind: [id], plain: true, type: QueryTypes.SELECT });
       expect(skip?.reason).to.match(/^no value for custom\.favourite_colour/);
     }
     // Per variant, the figures add up to the step's.

@@ -22,7 +22,7 @@ describe('campaign workflow replay safety (recorded histories)', function () {
     .sort();
   const load = (file: string): History => historyFromJson(JSON.parse(readFileSync(join(dir, file), 'utf8')));
 
-  it('a fixture for every recorded scenario (start date, trial end, follow-ups, pause and resume, budget, quota, stop on reply, failure, continue-as-new)', () => {
+  it('a fixture for every recorded scenario (start date, trial end, follow-ups, pause and resume, budget, quota, stop on reply, failure, continue-as-new, written sequence, variant test)', () => {
     // Other histories (one downloaded from a deployment) may sit beside them and are replayed too.
     const names = fixtures.map((f) => f.replace(/(\.first-run|\.last-run)?\.json$/, ''));
     expect(names).to.include.members(SCENARIOS.map((s) => s.name));

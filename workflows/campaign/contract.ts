@@ -105,6 +105,8 @@ export interface CampaignStatusView {
   readonly totalCostUsd: number;
   /** How many times the workflow continued as new. */
   readonly runs: number;
+  /** Decided variant tests: the winning variant by step index (absent when none). */
+  readonly winners?: Readonly<Record<number, VariantId>>;
 }
 
 export interface CampaignTransition {

@@ -102,6 +102,7 @@ export function statusView(s: CampaignState, budget: CampaignBudget | undefined)
     milestonesReached: [...s.milestonesReached],
     totalCostUsd: s.totalCostUsd,
     runs: s.runs,
+    ...(s.winners === undefined ? {} : { winners: { ...s.winners } }),
   };
 }
 

@@ -15,7 +15,7 @@ import { readAccountSender, readBatchContext, senderIdentity } from '../sending/
 import { readItemLead, type ItemLead } from '../sending/item-state';
 import { leadProfile } from '../../leads/profile/lead-profile';
 import { compileSequence } from './compiled-sequence';
-import { previewSequence, type PreviewDeps, type PreviewLead, type PreviewStep } from './preview';
+import { previewRendering, previewSequence, type PreviewDeps, type PreviewLead, type PreviewStep } from './preview';
 
 export interface PreviewAnswer {
   readonly lead: { readonly id: string | null; readonly email: string };
@@ -78,7 +78,7 @@ export async function previewCampaign(deps: PreviewDeps, accountId: string, camp
   const sequence = context.sequence ?? (template === undefined ? null : compileSequence(presetSequence(template), 1));
   if (sequence === null) throw new NotFoundError('campaign');
   const steps = await previewSequence(
-    deps,
+    await previewRendering(deps, accountId),
     {
       accountId,
       campaignId,
@@ -122,7 +122,7 @@ export async function previewDraft(deps: PreviewDeps, accountId: string, draft: 
   const company = host === null ? null : await findCompanyByDomain(accountId, host);
   const brand = brandName(company?.name, draft.brandUrl);
   const steps = await previewSequence(
-    deps,
+    await previewRendering(deps, accountId),
     {
       accountId,
       campaignId: null,

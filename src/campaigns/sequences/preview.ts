@@ -34,6 +34,21 @@ export interface PreviewDeps {
   readonly writer: Pick<EmailWriter, 'write'>;
 }
 
+/** What rendering needs besides the settings: the writer, the tracking links, and who writes ai steps. */
+export interface PreviewRendering {
+  readonly writer: Pick<EmailWriter, 'write'>;
+  readonly links: TrackingLinks;
+  readonly publicBaseUrl: string;
+  /** The writer of the account's ai steps: its LLM provider, or the built-in writer. */
+  readonly aiWriter: 'builtin' | 'openai' | 'anthropic';
+}
+
+/** The account's rendering: the deployment's tracking secret and the account's writer. */
+export async function previewRendering(deps: PreviewDeps, accountId: string): Promise<PreviewRendering> {
+  const [secret, llm] = await Promise.all([serviceSecret(deps.sequelize, 'tracking', deps.config.trackingSecret), selectLlm(deps.sequelize, accountId)]);
+  return { writer: deps.writer, links: new TrackingLinks(secret, deps.config.publicBaseUrl), publicBaseUrl: deps.config.publicBaseUrl, aiWriter: llm === null ? 'builtin' : llm.provider };
+}
+
 /** What the steps are written for and as: the campaign (stored, or as a request describes it). */
 export interface PreviewSettings {
   readonly accountId: string;
@@ -76,8 +91,7 @@ export interface PreviewStep {
   readonly spam: SpamCheck | null;
 }
 
-export async function previewSequence(deps: PreviewDeps, s: PreviewSettings, who: PreviewLead, opts: { readonly spamCheck: boolean }): Promise<PreviewStep[]> {
-  const links = new TrackingLinks(await serviceSecret(deps.sequelize, 'tracking', deps.config.trackingSecret), deps.config.publicBaseUrl);
+export async function previewSequence(r: PreviewRendering, s: PreviewSettings, who: PreviewLead, opts: { readonly spamCheck: boolean }): Promise<PreviewStep[]> {
   const leadKey = who.id ?? who.lead.email.trim().toLowerCase();
   const campaignId = s.campaignId ?? 'cmp_preview';
   const spamOn = opts.spamCheck && (await spamAssassinAvailable());
@@ -102,7 +116,7 @@ export async function previewSequence(deps: PreviewDeps, s: PreviewSettings, who
       out.push({ ...base, writer: null, skipped: draft.omitted, subject: null, text: null, html: null, inReplyToStep: null, spam: null });
       continue;
     }
-    const email = await writeStep(deps.writer, {
+    const email = await writeStep(r.writer, {
       accountId: s.accountId,
       campaignId,
       leadId: who.id ?? leadKey,
@@ -135,13 +149,13 @@ export async function previewSequence(deps: PreviewDeps, s: PreviewSettings, who
         campaignId,
         tracking: s.tracking,
       },
-      links,
-      deps.config.publicBaseUrl,
+      r.links,
+      r.publicBaseUrl,
     );
     sent.push({ step: i, subject: email.subject, messageId, startsThread: !draft.inThread, mailboxId: null });
     out.push({
       ...base,
-      writer: draft.text !== null ? 'template' : await writerName(deps, s.accountId),
+      writer: draft.text !== null ? 'template' : r.aiWriter,
       skipped: null,
       subject: email.subject,
       text: typeof message.text === 'string' ? message.text : email.text,
@@ -162,8 +176,3 @@ async function spamOf(available: boolean, raw: () => Promise<Buffer>): Promise<S
   }
 }
 
-/** Which writer writes the account's ai steps (its LLM provider, or the built-in writer). */
-async function writerName(deps: PreviewDeps, accountId: string): Promise<PreviewStep['writer']> {
-  const llm = await selectLlm(deps.sequelize, accountId);
-  return llm === null ? 'builtin' : llm.provider;
-}

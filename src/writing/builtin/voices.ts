@@ -6,6 +6,10 @@ import { area, companyLabel, possessive } from './lead-lines';
 export type Phrase = (f: Facts) => string | null;
 
 /**
+ * No subject starts with the lead's company: a subject that opens with the name of the
+ * recipient's domain is what phishing looks like to mail filters when the To has no name
+ * (SpamAssassin's PDS_BRAND_SUBJ_NAKED_TO), and a lead without a name gets a bare To.
+ *
  * The wording of one kind of campaign. Each list is tried in order of what it needs: the
  * writer uses the phrases whose facts are there, and picks among them by the lead's seed. Every
  * list ends with a phrase that needs only the sender's company (always known for a campaign with a
@@ -78,7 +82,7 @@ const sales: Voice = {
   subjects: [
     (f) => (f.leadCompany && f.brand ? `${f.brand} for ${f.leadCompany}` : null),
     (f) => (f.leadCompany && area(f.department) ? `${area(f.department)!.replace(/^./, (c) => c.toUpperCase())} at ${f.leadCompany}` : null),
-    (f) => (f.leadCompany && f.brand ? `${f.leadCompany} and ${f.brand}` : null),
+    (f) => (f.leadCompany && f.brand ? `${f.brand} and ${f.leadCompany}` : null),
     (f) => (f.industry && f.brand ? `${f.brand} for ${f.industry} teams` : null),
     (f) => (f.firstName ? `${f.firstName}, a note from ${brandOf(f)}` : null),
     (f) => `A note from ${brandOf(f)}`,
@@ -96,7 +100,7 @@ const sales: Voice = {
 
 const partnerships: Voice = {
   subjects: [
-    (f) => (f.leadCompany && f.brand ? `${f.leadCompany} x ${f.brand}` : null),
+    (f) => (f.leadCompany && f.brand ? `${f.brand} x ${f.leadCompany}` : null),
     (f) => (f.leadCompany && f.brand ? `${f.brand} and ${f.leadCompany}: a partnership` : null),
     (f) => (f.firstName ? `${f.firstName}, a partnership with ${brandOf(f)}` : null),
     (f) => `A partnership with ${brandOf(f)}`,
@@ -152,7 +156,7 @@ const fundraising: Voice = {
 
 const feedback: Voice = {
   subjects: [
-    (f) => (f.leadCompany ? `${possessive(f.leadCompany)} experience with ${brandOf(f)}` : null),
+    (f) => (f.leadCompany ? `How ${brandOf(f)} works for ${f.leadCompany}` : null),
     (f) => (f.firstName ? `${f.firstName}, how is ${brandOf(f)} working for you?` : null),
     (f) => `Your experience with ${brandOf(f)}`,
   ],

@@ -7,6 +7,7 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { History } from '@temporalio/common/lib/proto-utils';
+import type { SequencePlan } from '../../../src/campaigns/model/sequence';
 import { leadFactSignal, pauseSignal, resumeSignal, stopSignal, type CampaignStatusView } from '../../../workflows/campaign/contract';
 import { at, daysInMonth, DAY, firstDateAfter, HOUR, MINUTE, plusDays, type CampaignCtx, type CampaignHarness, type CampaignSetup } from '../support/campaign-harness';
 import { leadId, type FakeOptions } from '../support/fake-activities';
@@ -63,6 +64,13 @@ function check(name: string, result: CampaignStatusView, expected: Expected): vo
 
 /** A moment to let the worker apply a signal, in simulated time. */
 const settle = (h: CampaignHarness): Promise<void> => h.env.sleep(1_000);
+/** A written sequence's plan (the workflow input's `sequence`): its own delays, and the steps with a variant test. */
+const writtenPlan = (delays: readonly number[], autoWinnerSteps: number[] = []): SequencePlan => ({
+  version: 1,
+  steps: delays.map((delayDays, i) => ({ delayDays, kind: i === 0 ? 'first' : i === delays.length - 1 ? 'breakup' : 'follow_up' })),
+  autoWinnerSteps,
+});
+
 const futureStart = async (h: CampaignHarness, daysAhead: number): Promise<string> => {
   const now = await h.now();
   return firstDateAfter(now, (d) => at(d) - daysAhead * DAY > now);
@@ -180,6 +188,39 @@ export const SCENARIOS: readonly Scenario[] = [
       return recordCampaign(h, 'continue-as-new', setup, { leadPool: 3 }, { status: 'completed', reason: 'schedule_complete', continuedAsNew: true }, ({ handle }) =>
         h.resultBy(handle, at(plusDays(startDate, 14), '10:00') + HOUR),
       );
+    },
+  },
+  {
+    // A written sequence (steps 0, 2 and 3 days apart, not the template's): two leads' steps on S,
+    // S+2 and S+5; lead 1's follow-up (S+2) and lead 2's last step (S+5) passed over (omitted);
+    // schedule complete at S+5.
+    name: 'written-sequence',
+    record: async (h) => {
+      const startDate = firstDateAfter(await h.now(), () => true);
+      const omitted: Record<string, number> = { [leadId(1)]: 1, [leadId(2)]: 2 };
+      const decide = (item: { leadId: string; step: number }): 'omitted' | undefined => (omitted[item.leadId] === item.step ? 'omitted' : undefined);
+      const setup = { startDate, sequence: writtenPlan([0, 2, 3]) };
+      return recordCampaign(h, 'written-sequence', setup, { leadPool: 2, decide }, { status: 'completed', reason: 'schedule_complete' }, ({ handle }) =>
+        h.resultBy(handle, at(plusDays(startDate, 5), '10:00')),
+      );
+    },
+  },
+  {
+    // Variant tests on both steps (0 and 2 days apart): first emails on S; before the second
+    // sending day (S+1) the test of step 1 is decided (B); on S+2 only step 2's is asked about
+    // (undecided) before the last step goes out; schedule complete at S+2.
+    name: 'variant-test',
+    record: async (h) => {
+      const startDate = firstDateAfter(await h.now(), () => true);
+      const winners = (_input: unknown, call: { calledDay: string }): Array<{ step: number; variant: 'B' }> => (call.calledDay === plusDays(startDate, 1) ? [{ step: 0, variant: 'B' }] : []);
+      const setup = { startDate, sequence: writtenPlan([0, 2], [0, 1]) };
+      return recordCampaign(h, 'variant-test', setup, { leadPool: 2, winners }, { status: 'completed', reason: 'schedule_complete' }, async ({ fake, handle }) => {
+        const result = await h.resultBy(handle, at(plusDays(startDate, 2), '10:00'));
+        const asked = fake.winnerChecks.map((w) => `${w.calledDay}:${w.input.steps.join(',')}:${w.result.decided.length}`);
+        const expected = [`${plusDays(startDate, 1)}:0,1:1`, `${plusDays(startDate, 2)}:1:0`];
+        if (asked.join(' ') !== expected.join(' ')) throw new Error(`scenario variant-test asked ${asked.join(' ')}, not ${expected.join(' ')}`);
+        return result;
+      });
     },
   },
 ];
