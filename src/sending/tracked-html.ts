@@ -22,6 +22,9 @@ type TreeNode = ReturnType<CheerioAPI['root']>[number]['children'][number];
  * three times as much per email, a large part of the sending worker's own CPU on top of SMTP (bench
  * smtp-send); a fragment stays a fragment (no <html><head><body> added).
  */
+/** dom-serializer's option, which cheerio passes through but does not declare in its options' type. */
+const UTF8_OUTPUT = { encodeEntities: 'utf8' } as Parameters<typeof load>[1];
+
 export function trackHtml(
   html: string,
   emailId: string,
@@ -30,7 +33,9 @@ export function trackHtml(
   unsubscribeUrl: string,
   tracking: Pick<TrackingChoice, 'opens' | 'clicks'> = TRACK_EVERYTHING,
 ): string {
-  const $ = load(html);
+  // Written back as UTF-8: only what HTML needs is escaped (&, <, >, quotes), not every accented
+  // letter, symbol or script (which would swell a Polish or Japanese email several times over).
+  const $ = load(html, UTF8_OUTPUT);
   let n = 0;
   let body: TreeNode | undefined;
   const visit = (nodes: readonly TreeNode[]): void => {

@@ -15,8 +15,13 @@ export function safeHttpUrl(link: string | null | undefined): string | null {
   }
 }
 
+/** Anything normalizeText would change besides the ends: a \r, a space or tab before a line end, three line breaks. */
+const NEEDS_NORMALIZING = /\r|[ \t]\n|\n{3}/;
+
 /** Line endings to \n, trailing spaces off, at most one blank line between paragraphs. */
 export function normalizeText(text: string): string {
+  // Most texts (every template render of a clean body) need only the trim: skip the line walk.
+  if (!NEEDS_NORMALIZING.test(text)) return text.trim();
   return text
     .replace(/\r\n?/g, '\n')
     .split('\n')

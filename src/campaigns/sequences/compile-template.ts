@@ -4,9 +4,9 @@
  * What is wrong is a TemplateProblem whose message names the problem (the caller adds which step
  * and field). Rendering a compiled template for one lead is renderTemplate.
  */
-import { RenderError, UndefinedVariableError, type Template } from 'liquidjs';
+import { AssertionError, RenderError, UndefinedVariableError, type Template } from 'liquidjs';
 import { urlsIn } from '../../writing/render';
-import { ALLOWED_TAGS, liquid, MAX_FILTERS, MAX_NESTING, mostFilters, nestingDepth } from './liquid-engine';
+import { ALLOWED_TAGS, liquid, MAX_FILTERS, MAX_NESTING, mostFilters, nestingDepth, RENDER_LIMITS } from './liquid-engine';
 import { variableProblem } from './merge-variables';
 import { SPIN_VARIABLE, SpintaxError, spintaxToLiquid } from './spintax';
 
@@ -61,11 +61,25 @@ export function compileTemplate(source: string): CompiledTemplate {
 export type RenderOutcome = { readonly text: string } | { readonly missing: string } | { readonly failed: string };
 
 /**
+ * A render stopped by its time limit. The limit is wall-clock, so this says as much about the
+ * machine as about the template: the caller retries rather than passing the step over for good.
+ */
+export class RenderTimeout extends Error {
+  override readonly name = 'RenderTimeout';
+}
+
+const TIME_LIMIT = /render limit exceeded/;
+
+/**
  * The template rendered with `scope` and the spintax choices `spin` (one per group). A variable
  * the lead has no value for is `missing` (its name, as the template wrote it); a render that
  * passed a limit (time, memory) is `failed`.
  */
 export function renderTemplate(t: CompiledTemplate, scope: Record<string, unknown>, spin: Readonly<Record<string, number>>): RenderOutcome {
+  // The engine finds a missing value by throwing (and catching, before a default): with stack
+  // traces off for this synchronous call, each of those costs a fraction of what it would.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     const text: unknown = liquid.renderSync(t.templates, t.spinOptions.length === 0 ? scope : { ...scope, [SPIN_VARIABLE]: spin });
     return { text: String(text) };
@@ -74,7 +88,11 @@ export function renderTemplate(t: CompiledTemplate, scope: Record<string, unknow
       const name = /undefined variable: ([^,]+)/.exec(err.message)?.[1] ?? 'a variable';
       return { missing: name };
     }
+    // The time limit is an AssertionError at a template's top level and a RenderError inside a block.
+    if ((err instanceof RenderError || err instanceof AssertionError) && TIME_LIMIT.test(err.message)) throw new RenderTimeout(`rendering took more than ${RENDER_LIMITS.renderMs} ms`);
     if (err instanceof RenderError) return { failed: err.message.replace(/, line:\d+, col:\d+$/, '') };
     throw err;
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
   }
 }

@@ -30,8 +30,11 @@ export const MAX_FILTERS = 50;
 export const RENDER_LIMITS = {
   /** Characters of template source parsed at once. */
   parse: 100_000,
-  /** Milliseconds of one render. */
-  renderMs: 100,
+  /**
+   * Milliseconds of one render, wall-clock: a real email renders in well under one, so this only
+   * stops a pathological template, and is high enough that a busy machine never trips it.
+   */
+  renderMs: 1_000,
   /** Bytes filters may allocate in one render (append, join, ...). */
   memory: 1_000_000,
 } as const;

@@ -8,7 +8,8 @@
 import { InvalidInputError } from '../../errors/domain-errors';
 import { AUTO_WINNER_DEFAULTS, SEQUENCE_LIMITS, VARIANT_IDS, type AutoWinner, type CampaignSequence, type SequenceStep, type StepMode, type StepVariant, type WinnerMetric } from '../model/sequence';
 import { spinChoices } from './choose';
-import { compileTemplate, renderTemplate, TemplateProblem, type CompiledTemplate } from './compile-template';
+import { compileTemplate, renderTemplate, RenderTimeout, TemplateProblem, type CompiledTemplate } from './compile-template';
+import { RENDER_LIMITS } from './liquid-engine';
 import { mergeScope, type MergeLead } from './merge-variables';
 
 /** Content of one way to write a step, as requested. */
@@ -118,7 +119,13 @@ function tryTemplate(source: string, field: string): CompiledTemplate {
     if (err instanceof TemplateProblem) throw new InvalidInputError(`${field}: ${err.message}`);
     throw err;
   }
-  const outcome = renderTemplate(compiled, sampleScope(compiled), spinChoices(compiled.spinOptions, SAMPLE_LEAD.email, 0, 'sample'));
+  let outcome;
+  try {
+    outcome = renderTemplate(compiled, sampleScope(compiled), spinChoices(compiled.spinOptions, SAMPLE_LEAD.email, 0, 'sample'));
+  } catch (err) {
+    if (err instanceof RenderTimeout) throw new InvalidInputError(`${field}: the template takes more than ${RENDER_LIMITS.renderMs / 1000} s to render`);
+    throw err;
+  }
   if ('failed' in outcome) throw new InvalidInputError(`${field}: the template cannot be rendered within the limits (${outcome.failed})`);
   if ('text' in outcome && outcome.text.length > MAX_RENDERED_CHARS) throw new InvalidInputError(`${field}: renders to more than ${MAX_RENDERED_CHARS} characters`);
   return compiled;
