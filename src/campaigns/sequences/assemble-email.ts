@@ -20,9 +20,22 @@ export interface EmailParts {
   readonly links: readonly string[];
 }
 
+/**
+ * The body without its last line when that line is only a name the signature starts with: a
+ * sign-off "Best,\nMaria" above a signature "Maria Costa\n..." reads "Best,\nMaria Costa\n...",
+ * not the name twice.
+ */
+function withoutRepeatedName(body: string, sig: string): string {
+  const lines = body.split('\n');
+  const last = lines[lines.length - 1]!.trim();
+  const firstOfSig = sig.split('\n')[0]!.trim();
+  if (last === '' || lines.length < 2 || last.length > 60 || !(firstOfSig === last || firstOfSig.startsWith(`${last} `))) return body;
+  return lines.slice(0, -1).join('\n').trimEnd();
+}
+
 export function assembleEmail(parts: EmailParts, signature: string | null, calendarLink: string | null): AssembledEmail {
-  const body = normalizeText(parts.text);
   const sig = signature === null ? '' : normalizeText(signature);
+  const body = sig === '' ? normalizeText(parts.text) : withoutRepeatedName(normalizeText(parts.text), sig);
   const text = sig === '' ? body : `${body}\n\n${sig}`;
   const links = [...parts.links, ...(calendarLink === null ? [] : [calendarLink]), ...urlsIn(sig)];
   return { subject: parts.subject, text, html: textToHtml(text, links) };

@@ -29,6 +29,8 @@ export interface Voice {
   readonly topic: (f: Facts) => string;
   /** The question of the first follow-up. */
   readonly followUpAsk: readonly Phrase[];
+  /** Whose timing the last email leaves alone: the lead's company, or the lead (a candidate, a customer). */
+  readonly timingOf?: (f: Facts) => string;
 }
 
 export function list(items: readonly string[]): string {
@@ -40,12 +42,22 @@ export function list(items: readonly string[]): string {
 const value = (f: Facts): string | null => (f.value === null || /\?\s*$/.test(f.value) ? null : bare(f.value));
 const brandOf = (f: Facts): string => f.brand ?? 'our company';
 
-/** The lead's role as a clause ("you lead engineering", "you're VP Sales"), or null. */
+/**
+ * A title as a sentence says it: a title that names one post stands alone ("Head of Engineering",
+ * "CTO", "VP Sales"); a job that many hold takes an article ("a Data Engineer", "an Account Executive").
+ */
+export function asTitle(title: string, seniority: string | null): string {
+  const alone = /^(head|chief|vp|svp|evp|vice|director|founder|co-?founder|ceo|cto|cfo|coo|cmo|cio|cro|cpo|partner|owner|president|managing|general|gesch|directeur|directrice|director|jefe|leiter)/i;
+  if (alone.test(title) || seniority === 'c_level' || seniority === 'vp' || seniority === 'head') return title;
+  return `${/^[aeiou]/i.test(title) ? 'an' : 'a'} ${title}`;
+}
+
+/** The lead's role as a clause ("you lead engineering", "you're VP Sales", "you're a Data Engineer"), or null. */
 export function roleClause(f: Facts): string | null {
   const a = area(f.department);
   const leads = f.seniority === 'c_level' || f.seniority === 'vp' || f.seniority === 'head' || f.seniority === 'director';
   if (a !== null && leads) return `you lead ${a}`;
-  if (f.title !== null) return `you're ${f.title}`;
+  if (f.title !== null) return `you're ${asTitle(f.title, f.seniority)}`;
   if (a !== null) return `you work in ${a}`;
   return null;
 }
@@ -92,7 +104,7 @@ const sales: Voice = {
     (f) => (f.leadCompany ? `I'm writing to you about ${possessive(f.leadCompany)} ${area(f.department) ?? 'team'}${f.city ? ` in ${f.city}` : ''}.` : null),
   ],
   what: [blurb, audienceLine, keywordLine],
-  value: [(f) => (value(f) ? `For ${companyLabel(f)}, that could mean ${lowerFirst(value(f)!)}.` : null)],
+  value: [(f) => (value(f) ? `What it could mean for ${companyLabel(f)}: ${lowerFirst(value(f)!)}.` : null)],
   ask: [outcomeAsk, (f) => `Would a 15-minute call next week be worth it to see whether ${brandOf(f)} fits ${companyLabel(f)}?`],
   topic: (f) => (f.leadCompany ? `${brandOf(f)} for ${f.leadCompany}` : brandOf(f)),
   followUpAsk: [(f) => `Is this something ${companyLabel(f)} is looking at this quarter?`, (f) => `Would a short call next week be useful for ${companyLabel(f)}?`],
@@ -124,14 +136,19 @@ const recruiting: Voice = {
     (f) => `A role at ${brandOf(f)}`,
   ],
   why: [
-    (f) => (f.title && f.leadCompany ? `I'm writing because of your work as ${f.title}${place(f)}.` : null),
+    (f) => (f.title ? `I'm writing because of your work as ${asTitle(f.title, f.seniority)}${place(f)}.` : null),
     (f) => (f.leadCompany ? `I'm writing because of your work at ${f.leadCompany}${f.city ? ` in ${f.city}` : ''}.` : null),
     (f) => (f.industry ? `I'm writing because your experience in ${f.industry} is what we're looking for.` : null),
   ],
-  what: [(f) => (blurb(f) ? `${blurb(f)!} We're hiring.` : null), () => `We're hiring.`],
+  what: [
+    (f) => (blurb(f) ? `${blurb(f)!} We're hiring.` : null),
+    (f) => (f.title ? `We're hiring, and someone with your experience as ${asTitle(f.title, f.seniority)} is who we hope to find.` : null),
+    () => `We're hiring.`,
+  ],
   value: [(f) => (value(f) ? `What's in it for you: ${value(f)}.` : null)],
   ask: [() => 'Would you be open to a short, confidential chat next week?'],
   topic: (f) => `a role at ${brandOf(f)}`,
+  timingOf: () => 'you',
   followUpAsk: [() => 'Would a short, no-pressure chat work for you?', () => 'If the timing is wrong for you, is there someone you would recommend?'],
 };
 
@@ -143,8 +160,7 @@ const fundraising: Voice = {
     (f) => `Introducing ${brandOf(f)}`,
   ],
   why: [
-    (f) => (f.title && f.leadCompany ? `I'm writing because of your work as ${f.title} at ${f.leadCompany}.` : null),
-    (f) => (f.industry ? `I'm writing because you invest in ${f.industry}, and that is where ${brandOf(f)} is building.` : null),
+    (f) => (f.title && f.leadCompany ? `I'm writing because of your work as ${asTitle(f.title, f.seniority)} at ${f.leadCompany}${f.city ? ` in ${f.city}` : ''}.` : null),
     (f) => (f.leadCompany ? `I'm writing to you at ${f.leadCompany} because ${brandOf(f)} may fit what you invest in.` : null),
   ],
   what: [blurb, keywordLine],
@@ -169,6 +185,7 @@ const feedback: Voice = {
   value: [(f) => (value(f) ? `What we're working on: ${value(f)}.` : null)],
   ask: [() => 'Would you have 15 minutes next week to tell us what works and what does not?'],
   topic: (f) => `your experience with ${brandOf(f)}`,
+  timingOf: () => 'you',
   followUpAsk: [() => 'If a call is hard to fit in, could you reply with the one thing you would change?'],
 };
 

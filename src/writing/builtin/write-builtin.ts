@@ -69,7 +69,7 @@ function followUp(voice: Voice, pick: Pick, f: Facts, days: number, number: numb
   if (number >= 2) {
     return [
       `If a call is too much, I can send a short written summary of ${topic} instead, so you can judge it in two minutes.`,
-      joinLines(pick('offer-ask', ['Would that be useful?', 'Shall I send it over?']), calendarLine(f, 'ask')),
+      pick('offer-ask', ['Would that be useful?', 'Shall I send it over?']),
     ];
   }
   const opener = `I wrote to you ${since(days)} about ${topic}.`;
@@ -80,7 +80,7 @@ function followUp(voice: Voice, pick: Pick, f: Facts, days: number, number: numb
 /** The last email: no pressure, the door left open. */
 function breakup(voice: Voice, pick: Pick, f: Facts): string[] {
   return [
-    `I haven't heard back, so I'll assume the timing isn't right for ${companyLabel(f)}, and I won't write again.`,
+    `I haven't heard back, so I'll assume the timing isn't right for ${voice.timingOf?.(f) ?? companyLabel(f)}, and I won't write again.`,
     joinLines(pick('door', ['If that changes, a one-line reply is all it takes.', 'If the timing changes, just reply to this email and I will pick it up.']), calendarLine(f, 'breakup')),
   ];
 }
