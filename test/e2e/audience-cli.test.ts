@@ -86,5 +86,12 @@ describe('outreach audience preview (CLI)', () => {
     expect(badKey.code).to.equal(1);
     expect(badKey.stderr).to.include('filters has unknown field "jobTitles"');
     expect(badKey.stdout).to.equal('');
+    // Custom field filters by the API's rules: a name off the pattern is an unknown field.
+    const badCustom = await runCli(s, ['audience', 'preview', '--account', accountId, '--filters', '{"custom":{"Plan":["pro"]}}']);
+    expect(badCustom.code).to.equal(1);
+    expect(badCustom.stderr).to.include('filters.custom has unknown field "Plan"');
+    const custom = await runCli(s, ['audience', 'preview', '--account', accountId, '--filters', '{"custom":{"plan":["pro"]}}']);
+    expect(custom.code, custom.stderr).to.equal(0);
+    expect(JSON.parse(custom.stdout)).to.deep.include({ source: 'explicit', filters: { custom: { plan: ['pro'] } } });
   });
 });

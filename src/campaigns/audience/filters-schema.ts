@@ -13,6 +13,7 @@
  * field names are not in its prompt, and a name it guessed would narrow the audience to nobody.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import Ajv from 'ajv';
 import { CUSTOM_FIELD_NAME_PATTERN } from '../../leads/custom-fields';
 import { SENIORITIES } from '../../leads/profile/types';
 import type { AudienceExclusions, AudienceFilters, CompanySizeRange, Seniority } from './types';
@@ -71,10 +72,9 @@ export const AUDIENCE_FILTERS_SCHEMA = Type.Object(
   { additionalProperties: false },
 );
 
-/** The schema's type; a value it accepts is AudienceFilters (see `asFilters`). */
+/** The schema's type; a value it accepts is AudienceFilters. */
 export type SchemaFilters = Static<typeof AUDIENCE_FILTERS_SCHEMA>;
 /** Typechecked: what the schema accepts is AudienceFilters, so the two cannot drift apart silently. */
-export const asFilters = (f: SchemaFilters): AudienceFilters => f;
 
 const STRINGS = { type: 'array', items: { type: 'string' } } as const;
 const NULLABLE_EMPLOYEES = { type: ['integer', 'null'] } as const;
@@ -151,4 +151,21 @@ export function filtersOfLlmAnswer(a: LlmAudienceAnswer): AudienceFilters {
 /** Whether filters name anyone: at least one member other than `exclude`. */
 export function namesSomeone(f: AudienceFilters): boolean {
   return Object.keys(f).some((k) => k !== 'exclude');
+}
+
+const ajv = new Ajv({ allErrors: false });
+const validate = ajv.compile<SchemaFilters>(AUDIENCE_FILTERS_SCHEMA);
+
+/**
+ * Why `value` is not AudienceFilters by AUDIENCE_FILTERS_SCHEMA (the first problem, its path named
+ * from `name`), or null when it is. For filters that come from neither surface's body (a model's
+ * reading, the CLI's `--filters`).
+ */
+export function filtersProblem(value: unknown, name = 'filters'): string | null {
+  if (validate(value)) return null;
+  const err = validate.errors?.[0];
+  if (err === undefined) return `${name} is invalid`;
+  const where = `${name}${err.instancePath.replace(/\//g, '.')}`;
+  if (err.keyword === 'additionalProperties') return `${where} has unknown field ${JSON.stringify((err.params as { additionalProperty: string }).additionalProperty)}`;
+  return `${where} ${err.message ?? 'is invalid'}`;
 }

@@ -1,33 +1,18 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { previewAudience, type AudiencePreviewInput } from '../../campaigns/audience/preview';
+import { filtersProblem } from '../../campaigns/audience/filters-schema';
 import type { AudienceFilters } from '../../campaigns/audience/types';
 import { Account } from '../../db/models';
 import { InvalidInputError } from '../../errors/domain-errors';
-import { SENIORITIES } from '../../leads/profile/types';
 import { print, withDatabase } from '../support';
 
 /** An operator error: the message is printed as is and the command exits with status 1. */
 class CommandFailed extends Error {}
 
-const LIST_MEMBERS = ['titles', 'departments', 'locations', 'industries', 'keywords'] as const;
-const EXCLUDE_MEMBERS = ['titles', 'companies', 'domains', 'emails', 'industries'] as const;
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function textList(value: unknown, where: string): void {
-  if (!Array.isArray(value) || !value.every((s) => typeof s === 'string' && s.trim() !== '')) {
-    throw new InvalidArgumentError(`${where} must be a list of non-empty strings`);
-  }
-}
-
-function knownKeys(value: Record<string, unknown>, known: readonly string[], where: string): void {
-  const unknown = Object.keys(value).find((k) => !known.includes(k));
-  if (unknown !== undefined) throw new InvalidArgumentError(`${where} has unknown field ${JSON.stringify(unknown)}`);
-}
-
 /**
- * `--filters`: the camelCase filters of POST /v1/audiences/preview as JSON, checked for the shape
- * the API's schema gives them (members, value types), so a typo is refused rather than ignored.
+ * `--filters`: the camelCase filters of POST /v1/audiences/preview as JSON, checked against the
+ * domain's schema of them (AUDIENCE_FILTERS_SCHEMA: members, value types, bounds, custom field
+ * names), so a typo is refused rather than ignored, by the same rules as the API.
  */
 export function parseFiltersJson(value: string): AudienceFilters {
   let parsed: unknown;
@@ -36,27 +21,8 @@ export function parseFiltersJson(value: string): AudienceFilters {
   } catch {
     throw new InvalidArgumentError('expected a JSON object of audience filters');
   }
-  if (!isObject(parsed)) throw new InvalidArgumentError('expected a JSON object of audience filters');
-  knownKeys(parsed, [...LIST_MEMBERS, 'seniorities', 'companySizes', 'exclude'], 'filters');
-  for (const m of LIST_MEMBERS) if (parsed[m] !== undefined) textList(parsed[m], `filters.${m}`);
-  if (parsed.seniorities !== undefined) {
-    textList(parsed.seniorities, 'filters.seniorities');
-    const bad = (parsed.seniorities as string[]).find((s) => !(SENIORITIES as readonly string[]).includes(s));
-    if (bad !== undefined) throw new InvalidArgumentError(`filters.seniorities: ${JSON.stringify(bad)} is not one of ${SENIORITIES.join(', ')}`);
-  }
-  if (parsed.companySizes !== undefined) {
-    const sizes = parsed.companySizes;
-    const ok = (n: unknown): boolean => n === undefined || (Number.isInteger(n) && (n as number) >= 0);
-    if (!Array.isArray(sizes) || !sizes.every((r) => isObject(r) && Object.keys(r).length > 0 && Object.keys(r).every((k) => k === 'min' || k === 'max') && ok(r.min) && ok(r.max))) {
-      throw new InvalidArgumentError('filters.companySizes must be a list of {"min", "max"} employee counts');
-    }
-  }
-  if (parsed.exclude !== undefined) {
-    const ex = parsed.exclude;
-    if (!isObject(ex)) throw new InvalidArgumentError('filters.exclude must be an object');
-    knownKeys(ex, EXCLUDE_MEMBERS, 'filters.exclude');
-    for (const m of EXCLUDE_MEMBERS) if (ex[m] !== undefined) textList(ex[m], `filters.exclude.${m}`);
-  }
+  const problem = filtersProblem(parsed);
+  if (problem !== null) throw new InvalidArgumentError(problem);
   return parsed as AudienceFilters;
 }
 
