@@ -52,10 +52,6 @@ interface CampaignRow {
   track_clicks: boolean;
   plain_text_only: boolean;
   sequence_version: number | null;
-  account_name: string;
-  sender_name: string | null;
-  sender_signature: string | null;
-  mailboxes: ContextMailbox[] | null;
 }
 
 interface CompanyRow {
@@ -83,14 +79,13 @@ export async function readBatchContext(
   const { accountId, campaignId, companyId } = input;
   const [row] = await sequelize.query<CampaignRow>(
     `SELECT c.name, c.brand_id, c.target_url, c.target_audience, c.target_outcome, c.value_for_target, c.calendar_link,
-            c.track_opens, c.track_clicks, c.plain_text_only, c.sequence_version,
-            a.name AS account_name, a.sender_name, a.sender_signature,
-            (SELECT json_agg(json_build_object('id', m.id, 'fromEmail', m.from_email, 'fromName', m.from_name, 'signature', m.signature) ORDER BY m.created_at, m.id)
-               FROM mailboxes m WHERE m.account_id = c.account_id AND m.active) AS mailboxes
-       FROM campaigns c JOIN accounts a ON a.id = c.account_id WHERE c.id = $1 AND c.account_id = $2`,
+            c.track_opens, c.track_clicks, c.plain_text_only, c.sequence_version
+       FROM campaigns c WHERE c.id = $1 AND c.account_id = $2`,
     { bind: [campaignId, accountId], type: QueryTypes.SELECT },
   );
   if (row === undefined) return null;
+  const sender = await readAccountSender(sequelize, accountId);
+  if (sender === null) return null;
   let company: BatchContext['company'] = null;
   if (companyId !== null) {
     const [co] = await sequelize.query<CompanyRow>(`SELECT name, domain, description, industry_keywords FROM companies WHERE id = $1 AND account_id = $2`, {
@@ -103,7 +98,6 @@ export async function readBatchContext(
   const sequence = version === undefined ? null : await loadCompiledSequence(sequelize, accountId, campaignId, version);
   const winners = sequence === null ? new Map<number, VariantId>() : new Map([...(await readWinners(sequelize, campaignId, sequence.version))].map(([step, w]) => [step, w.variant]));
   const brand = brandName(company?.name, row.target_url);
-  const account = { name: row.account_name, senderName: row.sender_name, senderSignature: row.sender_signature };
   return {
     brandId: row.brand_id,
     campaign: {
@@ -119,8 +113,8 @@ export async function readBatchContext(
     tracking: { opens: row.track_opens, clicks: row.track_clicks, plainTextOnly: row.plain_text_only },
     sequence,
     winners,
-    mailboxes: row.mailboxes ?? [],
-    identity: (mailbox) => senderIdentity(mailbox, account, brand, defaultFromEmail),
+    mailboxes: sender.mailboxes,
+    identity: (mailbox) => senderIdentity(mailbox, sender.account, brand, defaultFromEmail),
   };
 }
 

@@ -9,6 +9,7 @@
  * case (exports often have "JOHN" or "john"; "McKenzie" and "de Wit" stay as typed).
  */
 import { CUSTOM_FIELD_NAME } from '../../leads/custom-fields';
+import type { LeadInput } from '../../leads/fields';
 import { SPIN_VARIABLE } from './spintax';
 
 /** Lead fields, by the name a template uses. */
@@ -37,21 +38,10 @@ export const CAMPAIGN_VARIABLES = ['calendar_link'] as const;
 /** Everything a template may name, as the message of an unknown variable lists it. */
 export const VARIABLES_HELP = [...LEAD_VARIABLES, ...CAMPAIGN_VARIABLES, 'custom.<field>', ...SENDER_VARIABLES.map((v) => `sender.${v}`)].join(', ');
 
-export interface MergeLead {
-  readonly email: string;
-  readonly firstName: string | null;
-  readonly lastName: string | null;
-  readonly title: string | null;
-  readonly company: string | null;
-  readonly companyDomain: string | null;
-  readonly industry: string | null;
-  readonly city: string | null;
-  readonly state: string | null;
-  readonly country: string | null;
-  readonly linkedinUrl: string | null;
-  readonly phone: string | null;
+/** A lead as merge variables read it: its stored fields and its custom fields. */
+export type MergeLead = Omit<LeadInput, 'seniority' | 'department' | 'companySize' | 'customFields'> & {
   readonly customFields: Readonly<Record<string, string>> | null;
-}
+};
 
 export interface MergeSender {
   /** The From name: a person or the company, never empty. */
@@ -64,7 +54,6 @@ export interface MergeSender {
 const LEAD_SET = new Set<string>(LEAD_VARIABLES);
 const SENDER_SET = new Set<string>(SENDER_VARIABLES);
 const CAMPAIGN_SET = new Set<string>(CAMPAIGN_VARIABLES);
-const CUSTOM_NAME = new RegExp(CUSTOM_FIELD_NAME);
 
 /**
  * Why a variable a template reads (as its segments: `custom.plan` is ['custom', 'plan']) is not
@@ -78,7 +67,7 @@ export function variableProblem(segments: readonly unknown[]): string | null {
   if (root === SPIN_VARIABLE) return `"${shown}" is reserved`;
   if (root === 'custom') {
     if (second === undefined) return '"custom" needs a field name: custom.<field>';
-    if (!CUSTOM_NAME.test(second)) return `"custom.${second}" is not a custom field name (lower-case letters, digits and _, starting with a letter)`;
+    if (!CUSTOM_FIELD_NAME.test(second)) return `"custom.${second}" is not a custom field name (lower-case letters, digits and _, starting with a letter)`;
     return rest.length === 0 ? null : `unknown variable "${shown}"`;
   }
   if (root === 'sender') {
