@@ -151,7 +151,7 @@ const CHECKS: readonly Check[] = [
   {
     name: 'no-blanks',
     says: 'no email shows "null", "undefined", a template tag, an empty slot or a doubled space',
-    test: (r) => r.steps.every((s) => !/\b(null|undefined|NaN)\b|\{\{|\}\}|\[[A-Z][a-z]+\]| ,|  |\( \)/.test(`${s.subject ?? ''}\n${body(s, r.c)}`)),
+    test: (r) => r.steps.every((s) => !/\b(null|undefined|NaN)\b|\{\{|\}\}|\[[A-Z][a-z]+\]| ,| {2}|\( \)/.test(`${s.subject ?? ''}\n${body(s, r.c)}`)),
   },
   {
     name: 'length',

@@ -264,6 +264,18 @@ describe('custom fields of leads: import, show, export, audience filters', () =>
       expect(emails(res.body)).to.deep.equal(['anna@kraftwerk.example', 'claire@paris.example', 'fred@london.example']);
     });
 
+    it('takes a field named as templates name it, "custom.<name>", and shows it as custom', async () => {
+      const res = await preview({ 'custom.plan': ['pro', 'enterprise'], 'custom.territory': ['EMEA'] });
+      expect(res.status, res.text).to.equal(200);
+      expect(res.body.filters).to.deep.equal({ custom: { plan: ['pro', 'enterprise'], territory: ['EMEA'] } });
+      expect(emails(res.body)).to.deep.equal(['anna@kraftwerk.example']);
+      const excluded = await preview({ titles: ['CTO'], exclude: { 'custom.territory': ['apac'], custom: { plan: ['free'] } } });
+      expect(excluded.body.filters).to.deep.equal({ titles: ['CTO'], exclude: { custom: { territory: ['apac'], plan: ['free'] } } });
+      const bad = await preview({ 'custom.Plan': ['x'] });
+      expect(bad.status).to.equal(400);
+      expect(bad.body.error).to.match(/unknown field "custom\.Plan"/);
+    });
+
     it('says why nothing matches, naming the custom field', async () => {
       const res = await preview({ custom: { plan: ['Gold'] } });
       expect(res.body).to.deep.include({ matchedLeads: 0, reason: 'No lead of the account matches: custom.plan Gold' });

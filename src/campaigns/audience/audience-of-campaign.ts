@@ -16,6 +16,7 @@
 import { MATCH_NOBODY_KEYWORD } from '../../leads/profile/types';
 import { parseAudienceText } from './parse-text';
 import type { AudienceFilters, AudienceSource } from './types';
+import { foldDottedCustom } from './dotted-custom';
 
 export interface CampaignAudience {
   /** Null: every lead of the account (source all_leads). */
@@ -32,7 +33,7 @@ export interface AudienceTextReader {
 export const BUILT_IN_READER: AudienceTextReader = { source: 'parser', read: (text) => parseAudienceText(text).filters };
 
 export function audienceOfCampaign(text: string | null, filters: AudienceFilters | undefined, reader: AudienceTextReader = BUILT_IN_READER): CampaignAudience {
-  if (filters !== undefined) return { filters, source: 'explicit' };
+  if (filters !== undefined) return { filters: foldDottedCustom(filters), source: 'explicit' };
   const given = text?.trim() ?? '';
   if (given !== '') return { filters: reader.read(given), source: reader.source };
   return { filters: null, source: 'all_leads' };

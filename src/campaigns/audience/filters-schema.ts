@@ -15,6 +15,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import Ajv from 'ajv';
 import { CUSTOM_FIELD_NAME_PATTERN } from '../../leads/custom-fields';
+import { DOTTED_CUSTOM_PATTERN } from './dotted-custom';
 import { SENIORITIES } from '../../leads/profile/types';
 import type { AudienceExclusions, AudienceFilters, CompanySizeRange, Seniority } from './types';
 
@@ -46,6 +47,15 @@ export function customFilterSchema(bounded: boolean, description?: string) {
     ...(description === undefined ? {} : { description }),
   });
 }
+/**
+ * `custom.<name>` members beside the others (dotted-custom.ts), each a list of values like one of
+ * `custom`'s; at most MAX_CUSTOM_FILTER_NAMES of them, counted with the object's own members.
+ */
+export function dottedCustomMembers(bounded: boolean, ownMembers = 10) {
+  const values = Type.Array(bounded ? Value : Type.String(), bounded ? { minItems: 1, maxItems: AUDIENCE_FILTER_BOUNDS.maxItems } : {});
+  return { patternProperties: { [DOTTED_CUSTOM_PATTERN]: values }, ...(bounded ? { maxProperties: ownMembers + MAX_CUSTOM_FILTER_NAMES } : {}) };
+}
+
 const List = <T extends ReturnType<typeof Type.String>>(item: T) => Type.Optional(Type.Array(item, { maxItems: AUDIENCE_FILTER_BOUNDS.maxItems }));
 const Employees = Type.Optional(Type.Integer({ minimum: 0, maximum: AUDIENCE_FILTER_BOUNDS.maxEmployees }));
 const SeniorityValue = Type.Unsafe<Seniority>({ type: 'string', enum: [...SENIORITIES] });
@@ -65,11 +75,11 @@ export const AUDIENCE_FILTERS_SCHEMA = Type.Object(
     exclude: Type.Optional(
       Type.Object(
         { titles: List(Value), companies: List(Value), domains: List(Value), emails: List(Value), industries: List(Value), custom: Type.Optional(customFilterSchema(true)) },
-        { additionalProperties: false },
+        { additionalProperties: false, ...dottedCustomMembers(true) },
       ),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, ...dottedCustomMembers(true) },
 );
 
 /** The schema's type; a value it accepts is AudienceFilters. */

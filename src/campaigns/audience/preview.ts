@@ -15,6 +15,7 @@ import { zeroMatchReason } from './audience-of-campaign';
 import { MAX_AUDIENCE_TEXT_LENGTH, parseAudienceText } from './parse-text';
 import { resolveAudience } from './resolve';
 import type { AudienceFilters } from './types';
+import { foldDottedCustom } from './dotted-custom';
 
 /** How many matching leads a preview shows. */
 export const PREVIEW_LEAD_COUNT = 10;
@@ -70,7 +71,7 @@ export async function previewAudience(
 ): Promise<AudiencePreview> {
   const given = checkInput(input, names);
   const parsed = 'text' in given ? parseAudienceText(given.text.trim()) : null;
-  const filters = parsed === null ? (given as { filters: AudienceFilters }).filters : parsed.filters;
+  const filters = parsed === null ? foldDottedCustom((given as { filters: AudienceFilters }).filters) : parsed.filters;
   const source = parsed === null ? 'explicit' : 'parser';
   const criteria = resolveAudience(filters);
   const [matchedLeads, leads] = await Promise.all([

@@ -1,6 +1,6 @@
 import { Type, type TNumber, type TSchema } from '@sinclair/typebox';
 import { MAX_AUDIENCE_TEXT_LENGTH } from '../../../campaigns/audience/parse-text';
-import { customFilterSchema, MAX_CUSTOM_FILTER_NAMES } from '../../../campaigns/audience/filters-schema';
+import { customFilterSchema, dottedCustomMembers, MAX_CUSTOM_FILTER_NAMES } from '../../../campaigns/audience/filters-schema';
 import { AUDIENCE_SOURCES } from '../../../campaigns/audience/types';
 import { CAMPAIGN_STATUSES } from '../../../db/models/campaign';
 import { SENIORITIES } from '../../../leads/profile/types';
@@ -181,13 +181,15 @@ export function AudienceFiltersSchema<C extends Casing>(casing: C, bounded: bool
               customFilterSchema(bounded, 'Custom field name to values: a lead whose field equals one of them is left out; a lead without the field is not.'),
             ),
           },
-          { additionalProperties: false, description: 'Leads matching any of these are never emailed.' },
+          { additionalProperties: false, ...dottedCustomMembers(bounded), description: 'Leads matching any of these are never emailed.' },
         ),
       ),
     },
     {
       additionalProperties: false,
-      description: 'Members combine with AND, values within a member with OR. Filters that name nobody (an empty object) match no lead.',
+      ...(bounded ? dottedCustomMembers(true) : {}),
+      description:
+        'Members combine with AND, values within a member with OR. Filters that name nobody (an empty object) match no lead. A custom field may also be named as a member of its own, `"custom.plan": ["Pro"]`, as templates name it; it is stored (and shown) in `custom`.',
     },
   );
 }
