@@ -82,9 +82,10 @@ describe('a campaign end to end on the real stack', function () {
     const [first] = sentTo('journey.example');
     const parsed = await sink.parse(first as (typeof sink.messages)[number]);
     const html = String(parsed.html);
-    const pixel = /src="([^"]*\/t\/o\/[^"]+)"/.exec(html)?.[1];
+    // The open beacon: the background image of the unsubscribe line (no <img>, see tracked-html.ts).
+    const pixel = /background-image:url\(([^)]*\/t\/o\/[^)]+)\)/.exec(html)?.[1];
     const click = /href="([^"]*\/t\/c\/[^"]+)"/.exec(html)?.[1];
-    expect(pixel, 'open pixel in the HTML').to.be.a('string');
+    expect(pixel, 'open beacon in the HTML').to.be.a('string');
     expect(click, 'tracked link in the HTML').to.be.a('string');
     expect((await fetch(local((pixel as string).replace(/&amp;/g, '&')))).status).to.equal(200);
     const redirect = await fetch(local((click as string).replace(/&amp;/g, '&')), { redirect: 'manual' });

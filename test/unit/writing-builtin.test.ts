@@ -112,7 +112,7 @@ describe('built-in email writer', () => {
 
   it('the HTML part says exactly what the text part says, with the calendar link as the only link', () => {
     for (const kind of ['first', 'follow_up', 'breakup'] as const) {
-      const e = writeBuiltinEmail({ ...base, step: { index: 2, kind, delayDays: 4 }, previousSubject: 'Globex + Acme' });
+      const e = writeBuiltinEmail({ ...base, step: { index: 1, kind, delayDays: 4 }, previousSubject: 'Globex + Acme' });
       expect(visibleText(e.html)).to.equal(e.text);
       expect(e.html.match(/<a /g)).to.have.length(1);
       expect(e.html).to.include('<a href="https://cal.com/sam/20min?ref=a&amp;b=c">');
