@@ -67,7 +67,6 @@ interface SendOptions {
   readonly startsThread: boolean;
   /** The thread the email replies in; null when it opens one. */
   readonly thread: ThreadSoFar | null;
-  readonly state: ItemState;
 }
 
 /** The mailbox that wrote to the lead last in this campaign: its thread stays with one sender. */
@@ -180,7 +179,7 @@ class BatchRun {
     // row still 'sending' was left by an attempt that stopped mid-transaction: it is sent again
     // below, with its Message-ID and the content it kept (EmailSender).
     if (state.email !== null && state.email.status !== 'deferred' && state.email.status !== 'sending') {
-      const settled = await this.deps.sender.send(this.sendInput(item, { subject: state.email.subject, html: '', text: '' }, state));
+      const settled = await this.deps.sender.send(this.sendInput(item, { subject: state.email.subject, html: '', text: '' }));
       if (settled.emailId !== undefined) keys.push(`send:${settled.emailId}`);
       return this.reported(item, settled, state.email.subject, state.email.variant);
     }
@@ -202,14 +201,14 @@ class BatchRun {
       const identity = this.context.identity(slot ?? null);
       const thread = kept.startsThread === false ? threadOf(state.sentBefore) : null;
       const content = { subject: kept.subject, text: kept.text, html: kept.html };
-      return this.deliver(item, content, keys, { mailbox: slot, identity, variant: kept.variant, startsThread: kept.startsThread ?? item.step === 0, thread, state });
+      return this.deliver(item, content, keys, { mailbox: slot, identity, variant: kept.variant, startsThread: kept.startsThread ?? item.step === 0, thread });
     }
 
     const step = this.context.sequence?.steps[item.step] ?? legacyStep(item);
     const thread = threadOf(state.sentBefore);
     const sticky = stickyMailbox(state);
     // Drafted first as the mailbox most likely to send (so a lead without a value costs no mailbox slot), then as the one that will.
-    let likely: ContextMailbox | null = this.context.mailboxes.find((m) => m.id === sticky) ?? this.context.mailboxes[0] ?? null;
+    const likely: ContextMailbox | null = this.context.mailboxes.find((m) => m.id === sticky) ?? this.context.mailboxes[0] ?? null;
     let identity = this.context.identity(likely);
     let draft = this.draft(item, step, lead, identity, thread);
     if ('omitted' in draft) return this.omit(item, draft);
@@ -219,14 +218,13 @@ class BatchRun {
       if (taken === 'defer') return result(item, 'deferred');
       slot = taken;
       if (slot !== null && slot.id !== likely?.id) {
-        likely = slot;
         identity = this.context.identity(slot);
         draft = this.draft(item, step, lead, identity, thread);
         if ('omitted' in draft) return this.omit(item, draft);
       }
     }
     const email = await this.write(item, draft, lead, identity, thread);
-    return this.deliver(item, email, keys, { mailbox: slot, identity, variant: draft.variant.id, startsThread: !draft.inThread, thread: draft.inThread ? thread : null, state });
+    return this.deliver(item, email, keys, { mailbox: slot, identity, variant: draft.variant.id, startsThread: !draft.inThread, thread: draft.inThread ? thread : null });
   }
 
   private draft(item: BatchItem, step: CompiledStep, lead: ItemLead, identity: SenderIdentity, thread: ThreadSoFar): StepDraft {
@@ -297,7 +295,7 @@ class BatchRun {
     return null;
   }
 
-  private sendInput(item: BatchItem, content: SendEmailInput['content'], state: ItemState, send?: SendOptions): SendEmailInput {
+  private sendInput(item: BatchItem, content: SendEmailInput['content'], send?: SendOptions): SendEmailInput {
     // A written sequence threads from what was sent (the thread the step replies in, or none);
     // the workflow's own record of the thread serves steps written before sequences were stored.
     const ids = send === undefined ? item.thread : send.thread === null ? [] : send.thread.messageIds;
@@ -315,11 +313,10 @@ class BatchRun {
         ? {}
         : { fromName: send.identity.name, variant: send.variant, startsThread: send.startsThread, ...(send.mailbox === null ? {} : { mailbox: send.mailbox }) }),
     };
-    void state;
   }
 
   private async deliver(item: BatchItem, written: AssembledEmail, keys: string[], send: SendOptions): Promise<BatchItemResult> {
-    const input = this.sendInput(item, { subject: written.subject, html: written.html, text: written.text }, send.state, send);
+    const input = this.sendInput(item, { subject: written.subject, html: written.html, text: written.text }, send);
     for (;;) {
       let sent: SendEmailResult;
       try {
