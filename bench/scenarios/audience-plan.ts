@@ -19,6 +19,7 @@ import type { Measurement } from '../lib/load';
 import type { Scenario } from '../lib/scenario';
 import { intFromEnv } from '../lib/settings';
 import { percentile } from '../lib/wait-until';
+import { seededRandom } from '../../src/util/seeded-random';
 
 /**
  * Planning one sending day of a campaign with a parsed audience over a large account: the
@@ -38,17 +39,8 @@ const BLOCK = 25;
 
 // ---------------------------------------------------------------- data
 
-/** Deterministic PRNG (mulberry32): the same leads every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic data: the same leads every run. */
+const rng = seededRandom;
 
 type Weighted<T> = ReadonlyArray<readonly [T, number]>;
 function picker<T>(items: Weighted<T>, rand: () => number): () => T {

@@ -22,6 +22,7 @@ import { Rounds } from '../lib/measure-server';
 import { mib, processMemory } from '../lib/process-memory';
 import type { Scenario } from '../lib/scenario';
 import { intFromEnv } from '../lib/settings';
+import { seededRandom } from '../../src/util/seeded-random';
 
 /**
  * Rendering one written step for many leads, CPU only, in this process: the service's renderer
@@ -64,17 +65,8 @@ const FIXED_SPIN = { g0: 1, g1: 1 };
 
 // ---------------------------------------------------------------- data
 
-/** Deterministic PRNG (mulberry32): the same leads every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic data: the same leads every run. */
+const rng = seededRandom;
 
 const FIRST = ['Anna', 'Ben', 'Clara', 'David', 'Elena', 'Felix', 'Greta', 'Hugo', 'Ines', 'Jonas', 'Katrin', 'Lukas', 'Maya', 'Nils', 'Olivia', 'Paul', 'Rosa', 'Sam', 'Tara', 'Uwe'];
 const LAST = ['Schmidt', 'Miller', 'Garcia', 'Novak', 'Dubois', 'Rossi', 'Jansen', 'Kowalski', 'Berg', 'Patel', 'Nguyen', 'Fischer', 'Weber', 'Silva', 'Brown'];

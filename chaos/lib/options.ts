@@ -1,4 +1,5 @@
 import { TEMPLATES, type OutreachTemplate } from '../../src/campaigns/model/templates';
+import { seededRandom } from '../../src/util/seeded-random';
 
 /** What a chaos run is asked to do (the CHAOS_* variables; see chaos/run.ts). */
 export interface ChaosOptions {
@@ -43,14 +44,5 @@ export function templatesFor(leads: number): OutreachTemplate[] {
   return TEMPLATES.filter((t) => t.newLeadsPerDay >= leads);
 }
 
-/** mulberry32: a small seeded generator, so CHAOS_SEED replays the same choices. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded generator, so CHAOS_SEED replays the same choices. */
+export { seededRandom };

@@ -5,6 +5,7 @@
  * spread over the options in their proportions while one lead always gets the same.
  */
 import { hash } from 'node:crypto';
+import { seededRandom } from '../../util/seeded-random';
 import type { StepVariant, VariantId } from '../model/sequence';
 
 /** A uniform 32-bit number from the text (the first four bytes of its SHA-1). */
@@ -34,23 +35,11 @@ export function chooseVariant<V extends Pick<StepVariant, 'id' | 'weight'>>(vari
   return [...variants].reverse().find((v) => v.weight > 0) ?? variants[0]!;
 }
 
-/** mulberry32: a small, fast generator of uniform numbers in [0, 1) from a 32-bit seed. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** One option of each spintax group (`g0`, `g1`, ...) for the lead, step and template `slot`. */
 export function spinChoices(options: readonly number[], leadKey: string, stepIndex: number, slot: string): Record<string, number> {
   const choices: Record<string, number> = {};
   if (options.length === 0) return choices;
-  const next = generator(hash32(`${leadKey}\n${stepIndex}\n${slot}`));
+  const next = seededRandom(hash32(`${leadKey}\n${stepIndex}\n${slot}`));
   options.forEach((count, g) => {
     choices[`g${g}`] = Math.floor(next() * count);
   });
