@@ -123,8 +123,9 @@ function sizeRange(r: CompanySizeRange, b: Binds): string | null {
  * The WHERE fragment selecting the leads that meet `criteria`, with bind parameters numbered from
  * `firstBindIndex` (to AND with `l.account_id = $1` and the like). Semantics (LeadCriteria):
  * values within a list are alternatives, lists combine with AND, an empty list does not constrain.
- * Two pairs of lists are one filter each, so they are alternatives of one another: title keys and
- * title roles (both are the audience's titles) and country codes and cities (its locations).
+ * Two groups of lists are one filter each, so they are alternatives of one another: title keys and
+ * title roles (both are the audience's titles), and country codes, subdivisions and cities (its
+ * locations). A title key matches a lead whose title names it among others (`title_keys`).
  * Keywords match as substrings of the title, company or industry. `unrecognised` is the report of
  * the values no vocabulary knew: resolveAudience has already written each of them into `keywords`
  * (or `exclude.keywords`, for an exclusion), which is how they constrain; read again here, an
@@ -139,7 +140,7 @@ export function criteriaWhere(criteria: LeadCriteria, firstBindIndex: number): S
   if (criteria.keywords.includes(MATCH_NOBODY_KEYWORD)) return { sql: 'FALSE', bind: [] };
 
   const titleParts: string[] = [];
-  if (criteria.titleKeys.length > 0) titleParts.push(`l.title_key = ANY(${b.list(unique(criteria.titleKeys))})`);
+  if (criteria.titleKeys.length > 0) titleParts.push(`l.title_keys && ${b.list(unique(criteria.titleKeys))}`);
   for (const role of criteria.titleRoles) {
     const m = roleMatch(role, b);
     if (m !== null) titleParts.push(m);
@@ -152,6 +153,8 @@ export function criteriaWhere(criteria: LeadCriteria, firstBindIndex: number): S
 
   const placeParts: string[] = [];
   if (criteria.countryCodes.length > 0) placeParts.push(`l.country_code = ANY(${b.list(unique(criteria.countryCodes.map((c) => c.toUpperCase())))})`);
+  const subdivisions = unique((criteria.subdivisions ?? []).map((c) => c.toUpperCase()));
+  if (subdivisions.length > 0) placeParts.push(`l.state_code = ANY(${b.list(subdivisions)})`);
   for (const c of criteria.cities) {
     const city = `l.city_norm = ${b.add(c.city)}`;
     placeParts.push(c.countryCode === '' ? city : `(l.country_code = ${b.add(c.countryCode.toUpperCase())} AND ${city})`);
@@ -174,7 +177,7 @@ export function criteriaWhere(criteria: LeadCriteria, firstBindIndex: number): S
 
   // Exclusions: a NULL column never excludes (a lead without a title is not "a CTO").
   const ex = criteria.exclude;
-  if (ex.titleKeys.length > 0) clauses.push(`(l.title_key IS NULL OR l.title_key <> ALL(${b.list(unique(ex.titleKeys))}))`);
+  if (ex.titleKeys.length > 0) clauses.push(`NOT coalesce(l.title_keys && ${b.list(unique(ex.titleKeys))}, false)`);
   const exRoles = (ex.titleRoles ?? []).map((r) => roleMatch(r, b)).filter((m): m is string => m !== null);
   if (exRoles.length > 0) clauses.push(`NOT coalesce(${anyOf(exRoles)}, false)`);
   if ((ex.industryIds ?? []).length > 0) clauses.push(`(l.industry_id IS NULL OR l.industry_id <> ALL(${b.list(unique(ex.industryIds ?? []))}))`);

@@ -11,7 +11,7 @@ import { toLeadView, LEAD_COLUMNS, type LeadRow, type LeadView, type LeadSourceN
 import { newId } from '../accounts/ids';
 import type { LeadInput } from './fields';
 import type { LeadCriteria } from './profile/types';
-import { PROFILE_COLUMNS, RAW_PROFILE_COLUMNS, profileSourceOfRow, profileValues, sameValues, type ProfileSource, type ProfileValue, type RawProfileRow } from './profile-columns';
+import { PROFILE_COLUMNS, PROFILE_COLUMN_TYPES, RAW_PROFILE_COLUMNS, profileColumnSql, profileSourceOfRow, profileValues, sameValues, type ProfileSource, type ProfileValue, type RawProfileRow } from './profile-columns';
 import { writeProfiles } from './profile-refresh';
 
 /** Reads of an account's stored leads. Every query is scoped by account: ids of others are never found. */
@@ -286,8 +286,10 @@ function valuesList(
     const custom = source === 'provider' ? null : customFieldsValue(l);
     bind.push(newId('lead'), ...inputValues(l), ...profiles[i]!, custom, l.externalId ?? null);
     const own = Array.from({ length: INPUT_COLUMNS.length + PROFILE_COLUMNS.length + 3 }, (_, k) => `$${start + k + 1}`);
+    const inputs = own.slice(1, 1 + INPUT_COLUMNS.length);
+    const profile = PROFILE_COLUMNS.map((c, k) => profileColumnSql(c, `${own[1 + INPUT_COLUMNS.length + k]!}::${PROFILE_COLUMN_TYPES[k]}`));
     // id, account_id ($1), inputs..., profile..., source ($2), custom_fields, external_id
-    return `(${own[0]}, $1, ${own.slice(1, -2).join(', ')}, $2, ${own[own.length - 2]}::jsonb, ${own[own.length - 1]})`;
+    return `(${own[0]}, $1, ${[...inputs, ...profile].join(', ')}, $2, ${own[own.length - 2]}::jsonb, ${own[own.length - 1]})`;
   });
   return { sql: tuples.join(',\n'), bind };
 }
@@ -354,3 +356,4 @@ export async function upsertProviderLeads(sequelize: Sequelize, tx: Transaction 
   const byEmail = new Map(rows.map((r) => [r.email, r] as const));
   return unique.map((l) => byEmail.get(l.email)).filter((r): r is LeadRow & RawProfileRow => r !== undefined);
 }
+

@@ -11,10 +11,33 @@ import { fold } from './profile/normalize';
 import type { LeadProfile, LeadProfileInput } from './profile/types';
 
 /** The profile columns, in the order of profileValues. */
-export const PROFILE_COLUMNS = ['title_key', 'title_norm', 'seniority', 'department', 'country_code', 'city_norm', 'industry_id', 'company_size', 'keyword_text'] as const;
+export const PROFILE_COLUMNS = [
+  'title_key',
+  'title_keys',
+  'title_norm',
+  'seniority',
+  'department',
+  'country_code',
+  'state_code',
+  'city_norm',
+  'industry_id',
+  'company_size',
+  'keyword_text',
+] as const;
 
-/** The SQL types of PROFILE_COLUMNS (for unnest of bound arrays). */
-export const PROFILE_COLUMN_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'int', 'text'] as const;
+export type ProfileColumn = (typeof PROFILE_COLUMNS)[number];
+
+/**
+ * The SQL types the values of PROFILE_COLUMNS travel as (for unnest of bound arrays). `title_keys`
+ * is a text[] column but travels as its keys joined by spaces (keys have none), because unnest
+ * cannot take an array of arrays of different lengths: profileColumnSql turns it back.
+ */
+export const PROFILE_COLUMN_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'int', 'text'] as const;
+
+/** The SQL expression storing a profile value given as `value` (a placeholder or a column of unnest) in `column`. */
+export function profileColumnSql(column: ProfileColumn, value: string): string {
+  return column === 'title_keys' ? `string_to_array(${value}, ' ')` : value;
+}
 
 export type ProfileValue = string | number | null;
 
@@ -42,7 +65,8 @@ export function keywordText(p: LeadProfile, s: ProfileSource): string | null {
 /** The values of PROFILE_COLUMNS for a lead. */
 export function profileValues(s: ProfileSource): ProfileValue[] {
   const p = leadProfile(s);
-  return [p.titleKey, p.titleNorm, p.seniority, p.department, p.countryCode, p.cityNorm, p.industryId, p.companySize, keywordText(p, s)];
+  const keys = p.titleKeys.length === 0 ? null : p.titleKeys.join(' ');
+  return [p.titleKey, keys, p.titleNorm, p.seniority, p.department, p.countryCode, p.stateCode, p.cityNorm, p.industryId, p.companySize, keywordText(p, s)];
 }
 
 export const sameValues = (a: readonly ProfileValue[], b: readonly ProfileValue[]): boolean => a.length === b.length && a.every((v, i) => v === b[i]);

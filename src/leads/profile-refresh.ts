@@ -4,11 +4,11 @@
  * later change of the vocabularies), in batches of bounded size.
  */
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
-import { PROFILE_COLUMNS, PROFILE_COLUMN_TYPES, RAW_PROFILE_COLUMNS, profileSourceOfRow, profileValues, type ProfileValue, type RawProfileRow } from './profile-columns';
+import { PROFILE_COLUMNS, PROFILE_COLUMN_TYPES, RAW_PROFILE_COLUMNS, profileColumnSql, profileSourceOfRow, profileValues, type ProfileColumn, type ProfileValue, type RawProfileRow } from './profile-columns';
 
 export interface ProfileUpdate {
   readonly id: string;
-  /** In the order of PROFILE_COLUMNS. */
+  /** In the order of PROFILE_COLUMNS, all of them. */
   readonly values: readonly ProfileValue[];
 }
 
@@ -17,16 +17,18 @@ export interface ProfileUpdate {
  * Rows whose columns already hold these values are not written, so a repeated refresh costs reads only.
  * Returns how many rows changed.
  */
-export async function writeProfiles(sequelize: Sequelize, tx: Transaction | null, updates: readonly ProfileUpdate[]): Promise<number> {
+export async function writeProfiles(sequelize: Sequelize, tx: Transaction | null, updates: readonly ProfileUpdate[], only: readonly ProfileColumn[] = PROFILE_COLUMNS): Promise<number> {
   if (updates.length === 0) return 0;
-  const columns = PROFILE_COLUMNS.map((_, i) => updates.map((u) => u.values[i] ?? null));
-  const arrays = PROFILE_COLUMN_TYPES.map((type, i) => `$${i + 2}::${type}[]`);
-  const sets = PROFILE_COLUMNS.map((c) => `${c} = v.${c}`).join(', ');
-  const current = PROFILE_COLUMNS.map((c) => `l.${c}`).join(', ');
-  const next = PROFILE_COLUMNS.map((c) => `v.${c}`).join(', ');
+  const indexes = PROFILE_COLUMNS.map((c, i) => [c, i] as const).filter(([c]) => only.includes(c));
+  const names = indexes.map(([c]) => c);
+  const columns = indexes.map(([, i]) => updates.map((u) => u.values[i] ?? null));
+  const arrays = indexes.map(([, i], k) => `$${k + 2}::${PROFILE_COLUMN_TYPES[i]}[]`);
+  const sets = names.map((c) => `${c} = ${profileColumnSql(c, `v.${c}`)}`).join(', ');
+  const current = names.map((c) => `l.${c}`).join(', ');
+  const next = names.map((c) => profileColumnSql(c, `v.${c}`)).join(', ');
   const [, changed] = await sequelize.query(
     `UPDATE leads l SET ${sets}
-     FROM unnest($1::text[], ${arrays.join(', ')}) AS v(id, ${PROFILE_COLUMNS.join(', ')})
+     FROM unnest($1::text[], ${arrays.join(', ')}) AS v(id, ${names.join(', ')})
      WHERE l.id = v.id AND (${current}) IS DISTINCT FROM (${next})`,
     { bind: [updates.map((u) => u.id), ...columns], transaction: tx ?? undefined, type: QueryTypes.UPDATE },
   );
@@ -36,6 +38,11 @@ export async function writeProfiles(sequelize: Sequelize, tx: Transaction | null
 export interface RefreshOptions {
   /** Leads read and written per statement. */
   readonly batchSize?: number;
+  /**
+   * The columns to write (all by default). A migration that ran before later ones added columns
+   * writes only those its schema has.
+   */
+  readonly columns?: readonly ProfileColumn[];
 }
 
 /**
@@ -59,6 +66,7 @@ export async function refreshLeadProfiles(sequelize: Sequelize, opts: RefreshOpt
       sequelize,
       null,
       rows.map((r) => ({ id: r.id, values: profileValues(profileSourceOfRow(r)) })),
+      opts.columns,
     );
     after = rows[rows.length - 1]!.id;
     if (rows.length < batchSize) return changed;

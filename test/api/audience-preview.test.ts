@@ -113,8 +113,14 @@ describe('audience preview (POST /v1/audiences/preview)', () => {
   it('answers a 400 naming the problem for unusable bodies', async () => {
     const cases: Array<[unknown, RegExp]> = [
       [{ text: 'a'.repeat(2001) }, /body\.text.*2000/],
-      [{ text: 'CTO', filters: { titles: ['CTO'] } }, /either body\.text or body\.filters, not both/],
-      [{}, /Give body\.text or body\.filters/],
+      [{ text: 'CTO', filters: { titles: ['CTO'] } }, /one of body\.text, body\.filters and body\.campaignId, not several/],
+      [{ text: 'CTO', campaignId: 'cmp_x' }, /not several/],
+      [{}, /Give body\.text, body\.filters or body\.campaignId/],
+      [{ filters: { seniorityMin: 'vp', seniorityMax: 'manager' } }, /body\.filters\.seniorityMin \(vp\) must not be above body\.filters\.seniorityMax \(manager\)/],
+      [{ filters: { seniorityMin: 'boss' } }, /body\.filters\.seniorityMin/],
+      [{ filters: { seniority_min: 'vp' } }, /unknown field "seniority_min"/],
+      [{ text: 'CTO', leadId: '' }, /body\.leadId/],
+      [{ text: 'CTO', leadId: 7 }, /body\.leadId/],
       [{ text: '' }, /body\.text/],
       [{ text: '   ' }, /body\.text must not be empty/],
       [{ filters: { titles: [''] } }, /body\.filters\.titles/],

@@ -30,7 +30,7 @@ const POOL = [
   'emma@leeds.example,Emma,Jones,Head of Marketing,Leeds Media,UK,Media',
 ].join('\n');
 
-const EMPTY = { titles: [], seniorities: [], departments: [], locations: [], industries: [], companySizes: [], keywords: [], exclude: { titles: [], companies: [], domains: [], emails: [], industries: [] } };
+const EMPTY = { titles: [], seniorities: [], seniorityMin: null, seniorityMax: null, departments: [], locations: [], industries: [], companySizes: [], keywords: [], exclude: { titles: [], companies: [], domains: [], emails: [], industries: [] } };
 /** What the model answers by default: deliberately not what the parser reads from TEXT. */
 const MODEL_ANSWER = { ...EMPTY, titles: ['CTO'], locations: ['Germany'], companySizes: [{ min: 10, max: null }], exclude: { ...EMPTY.exclude, companies: ['Acme'] } };
 const MODEL_FILTERS = { titles: ['CTO'], locations: ['Germany'], companySizes: [{ min: 10 }], exclude: { companies: ['Acme'] } };

@@ -10,10 +10,12 @@ import { createTestDatabase, type TestDatabase } from '../support/database';
 const NONE = ALL_LEADS;
 const ALL_PROFILE_NULL: LeadProfile = {
   titleKey: null,
+  titleKeys: [],
   titleNorm: null,
   seniority: null,
   department: null,
   countryCode: null,
+  stateCode: null,
   cityNorm: null,
   industryId: null,
   companySize: null,
@@ -68,7 +70,7 @@ describe('the lead matcher against PostgreSQL', () => {
   interface Seed {
     email: string;
     title?: string;
-    title_key?: string;
+    title_keys?: string[];
     title_norm?: string;
     seniority?: string;
     department?: string;
@@ -80,7 +82,7 @@ describe('the lead matcher against PostgreSQL', () => {
     company_domain?: string;
     company_size?: number;
   }
-  const COLUMNS = ['title', 'title_key', 'title_norm', 'seniority', 'department', 'country_code', 'city_norm', 'industry', 'industry_id', 'company', 'company_domain', 'company_size'] as const;
+  const COLUMNS = ['title', 'title_keys', 'title_norm', 'seniority', 'department', 'country_code', 'city_norm', 'industry', 'industry_id', 'company', 'company_domain', 'company_size'] as const;
 
   const seed = async (accountId: string, s: Seed): Promise<void> => {
     const text = keywordText({ ...ALL_PROFILE_NULL, titleNorm: s.title_norm ?? null }, { title: s.title, company: s.company, industry: s.industry });
@@ -97,7 +99,7 @@ describe('the lead matcher against PostgreSQL', () => {
       {
         email: 'cto@acme.com',
         title: 'Chief Technology Officer',
-        title_key: 'cto',
+        title_keys: ['cto'],
         title_norm: 'chief technology officer',
         seniority: 'c_level',
         department: 'engineering',
@@ -112,7 +114,7 @@ describe('the lead matcher against PostgreSQL', () => {
       {
         email: 'vpe@eu.acme.com',
         title: 'VP Engineering',
-        title_key: 'vp_engineering',
+        title_keys: ['vp_engineering'],
         title_norm: 'vp engineering',
         seniority: 'vp',
         department: 'engineering',
@@ -141,7 +143,7 @@ describe('the lead matcher against PostgreSQL', () => {
       {
         email: 'growth@pct.io',
         title: 'Head of Growth',
-        title_key: 'head_of_growth',
+        title_keys: ['head_of_growth'],
         title_norm: 'head of growth',
         seniority: 'head',
         department: 'marketing',
@@ -155,7 +157,7 @@ describe('the lead matcher against PostgreSQL', () => {
       {
         email: 'eng@other.org',
         title: 'Software Engineer',
-        title_key: 'software_engineer',
+        title_keys: ['software_engineer'],
         title_norm: 'software engineer',
         department: 'engineering',
         country_code: 'GB',
@@ -301,13 +303,13 @@ describe('the lead matcher on a few thousand leads: EXPLAIN', () => {
   before(async () => {
     db = await createTestDatabase();
     await db.sequelize.query(`INSERT INTO accounts (id, name, plan) VALUES ('acc_big', 'B', 'free'), ('acc_big2', 'B2', 'free')`);
-    // Two accounts of 4,000 leads each, spread over 40 countries, 25 industries, 20 title keys,
+    // Two accounts of 4,000 leads each, spread over 40 countries, 25 industries, 200 title keys,
     // 7 seniorities x 6 departments: any one value is a small share of an account.
     await db.sequelize.query(`
-      INSERT INTO leads (id, account_id, email, source, keyword_text, title, title_key, title_norm, seniority, department, country_code, city_norm, industry, industry_id, company, company_size)
+      INSERT INTO leads (id, account_id, email, source, keyword_text, title, title_keys, title_norm, seniority, department, country_code, city_norm, industry, industry_id, company, company_size)
       SELECT 'lead_' || a.id || '_' || g, a.id, 'p' || g || '@c' || (g % 500) || '.example', 'import',
              'title ' || (g % 20) || ' | company ' || (g % 500) || ' | industry ' || (g % 25),
-             'Title ' || (g % 20), 'key_' || (g % 20), 'title ' || (g % 20),
+             'Title ' || (g % 20), ARRAY['key_' || (g % 200)], 'title ' || (g % 20),
              (ARRAY['c_level','vp','head','director','manager','senior','entry'])[1 + g % 7],
              (ARRAY['engineering','marketing','sales','people','finance','operations'])[1 + g % 6],
              chr(65 + (g % 40) / 26) || chr(65 + (g % 40) % 26), 'city ' || (g % 97),
@@ -350,7 +352,7 @@ describe('the lead matcher on a few thousand leads: EXPLAIN', () => {
 
   it('reads industries, title keys and seniority/department pairs through their indexes', async () => {
     expect(await indexesUsed(criteria({ industryIds: ['ind_3'] }))).to.include('leads_account_industry');
-    expect(await indexesUsed(criteria({ titleKeys: ['key_4', 'key_5'] }))).to.include('leads_account_title_key');
+    expect(await indexesUsed(criteria({ titleKeys: ['key_4', 'key_5'] }))).to.include('leads_account_title_keys');
     expect(await indexesUsed(criteria({ titleRoles: [{ seniority: 'vp', department: 'sales' }] }))).to.include('leads_account_seniority_department');
   });
 

@@ -51,7 +51,11 @@ describe('leadProfile', () => {
   it('maps industries to the taxonomy', () => {
     expect(leadProfile({ industry: 'Financial Services' }).industryId).to.equal('fintech');
     expect(leadProfile({ industry: 'Computer Software' }).industryId).to.equal('saas');
-    expect(leadProfile({ industry: 'Hospital & Health Care' }).industryId).to.equal('healthcare');
+    expect(leadProfile({ industry: 'Hospital & Health Care' }).industryId).to.equal('hospitals');
+    // The most specific reading, a member before its umbrella.
+    expect(leadProfile({ industry: 'Retail - Online' }).industryId).to.equal('online_retail');
+    expect(leadProfile({ industry: 'Mail Order & Catalog' }).industryId).to.equal('mail_order_retail');
+    expect(leadProfile({ industry: 'Medical Equipment Manufacturing' }).industryId).to.equal('medical_devices');
     expect(leadProfile({ industry: 'Logistics and Supply Chain' }).industryId).to.equal('logistics');
     expect(leadProfile({ industry: 'Underwater basket weaving' }).industryId).to.equal(null);
   });
@@ -65,7 +69,46 @@ describe('leadProfile', () => {
     expect(companySizeLowerEnd('unknown')).to.equal(null);
   });
 
-  it('gives all nulls for an empty lead', () => {
-    expect(Object.values(leadProfile({})).every((v) => v === null)).to.equal(true);
+  it('gives all nulls (and no title keys) for an empty lead', () => {
+    const { titleKeys, ...rest } = leadProfile({});
+    expect(titleKeys).to.deep.equal([]);
+    expect(Object.values(rest).every((v) => v === null)).to.equal(true);
+  });
+
+  it('reads titles as people write them: inverted, abbreviated, with modifiers, two roles', () => {
+    const cases: [string, string | null, string | null][] = [
+      ['Manager, Human Resources', 'manager', 'people'],
+      ['SVP, Sales', 'vp', 'sales'],
+      ['Dir. Finance', 'director', 'finance'],
+      ['VP Eng', 'vp', 'engineering'],
+      ['EVP Sales', 'vp', 'sales'],
+      ['Senior HR Manager', 'manager', 'people'],
+      ['Sr. Mgr, Marketing', 'manager', 'marketing'],
+      ['Hd of Ops', 'head', 'operations'],
+      ['Deputy Head of Finance', 'head', 'finance'],
+      ['Global Head of Sales - EMEA', 'head', 'sales'],
+      ['Co-Founder & Head of Product', 'c_level', 'product'],
+      ['Head of Customer Service (Remote)', 'head', 'customer_success'],
+    ];
+    for (const [title, seniority, department] of cases) expect(leadProfile({ title }), title).to.include({ seniority, department });
+    expect(leadProfile({ title: 'Senior Software Engineer' })).to.include({ department: 'engineering', seniority: 'senior' });
+    expect(leadProfile({ title: 'CRO' })).to.include({ titleKey: 'cro', seniority: 'c_level', department: 'sales' });
+  });
+
+  it('keeps every key a title with two roles names', () => {
+    expect(leadProfile({ title: 'CTO / Co-Founder' }).titleKeys).to.include.members(['cto', 'founder']);
+    expect(leadProfile({ title: 'CTO & Co-Founder' }).titleKeys).to.include.members(['founder_cto', 'cto', 'founder']);
+    expect(leadProfile({ title: 'Head of Product | Co-founder' }).titleKeys).to.include.members(['founder', 'head_product']);
+    expect(leadProfile({ title: 'Founder & CEO' }).titleKeys).to.include.members(['founder_ceo', 'founder', 'ceo']);
+  });
+
+  it('reads states and provinces, and fills country and state from the city', () => {
+    expect(leadProfile({ city: 'Austin', state: 'TX', country: 'US' })).to.include({ stateCode: 'US-TX', countryCode: 'US', cityNorm: 'austin' });
+    expect(leadProfile({ state: 'Ontario' })).to.include({ stateCode: 'CA-ON', countryCode: 'CA' });
+    expect(leadProfile({ city: 'Toronto', state: 'ON', country: 'Canada' })).to.include({ stateCode: 'CA-ON' });
+    expect(leadProfile({ city: 'München' })).to.include({ countryCode: 'DE', stateCode: 'DE-BY', cityNorm: 'munich' });
+    expect(leadProfile({ city: 'Munich', country: 'Deutschland' })).to.include({ cityNorm: 'munich' });
+    // A city of another country keeps its name as written, and gives no state.
+    expect(leadProfile({ city: 'Munich', country: 'US' })).to.include({ countryCode: 'US', stateCode: null });
   });
 });

@@ -81,8 +81,14 @@ describe('migrations', () => {
       const p = leadProfile(input);
       return [p.titleKey, p.titleNorm, p.seniority, p.department, p.countryCode, p.cityNorm, p.industryId, p.companySize, keywordText(p, input)];
     };
+    // Added by the later migration that reads titles in parts and places by state.
+    const LATER = ['title_keys', 'state_code'] as const;
+    const expectedLater = (r: (typeof RAW)[number]) => {
+      const p = leadProfile({ title: r.title, city: r.city, state: r.state, country: r.country, industry: r.industry });
+      return [p.titleKeys.length === 0 ? null : p.titleKeys, p.stateCode];
+    };
     const stored = async () =>
-      db.sequelize.query<Record<string, unknown>>(`SELECT id, ${PROFILE.join(', ')} FROM leads WHERE account_id = 'acc_p' ORDER BY id`, { type: QueryTypes.SELECT });
+      db.sequelize.query<Record<string, unknown>>(`SELECT id, ${[...PROFILE, ...LATER].join(', ')} FROM leads WHERE account_id = 'acc_p' ORDER BY id`, { type: QueryTypes.SELECT });
 
     it('adds the columns and indexes, fills them for the leads already stored, and goes back down', async () => {
       const migrator = createMigrator(db.sequelize);
@@ -97,18 +103,23 @@ describe('migrations', () => {
         });
       }
       await migrator.up();
-      expect(await columnsOfLeads()).to.include.members([...PROFILE, 'seniority_raw', 'department_raw', 'company_size_raw']);
+      expect(await columnsOfLeads()).to.include.members([...PROFILE, ...LATER, 'seniority_raw', 'department_raw', 'company_size_raw']);
       expect(await indexesOfLeads()).to.include.members([
         'leads_account_country_city',
         'leads_account_industry',
         'leads_account_seniority_department',
-        'leads_account_title_key',
+        'leads_account_state',
+        'leads_account_title_keys',
         'leads_keywords_trgm',
       ]);
+      // The old title_key index went with the migration that made title_keys what audiences read.
+      expect(await indexesOfLeads()).to.not.include('leads_account_title_key');
       const rows = await stored();
       expect(rows.map((r) => PROFILE.map((c) => r[c]))).to.deep.equal(RAW.map(expected));
-      expect(rows[0]).to.include({ title_key: 'cto', country_code: 'DE', city_norm: 'berlin' });
-      expect(rows[2]).to.deep.include({ title_key: null, country_code: null });
+      expect(rows.map((r) => LATER.map((c) => r[c]))).to.deep.equal(RAW.map(expectedLater));
+      expect(rows[0]).to.deep.include({ title_key: 'cto', title_keys: ['cto'], country_code: 'DE', city_norm: 'berlin', state_code: 'DE-BE' });
+      expect(rows[1]).to.include({ state_code: 'US-TX' });
+      expect(rows[2]).to.deep.include({ title_key: null, title_keys: null, country_code: null, state_code: null });
 
       await migrator.down({ to: '20261125100000-lead-profile' });
       expect(await columnsOfLeads()).to.not.include.members(['title_key', 'company_size_raw']);

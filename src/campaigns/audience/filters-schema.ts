@@ -16,6 +16,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import Ajv from 'ajv';
 import { CUSTOM_FIELD_NAME_PATTERN } from '../../leads/custom-fields';
 import { DOTTED_CUSTOM_PATTERN } from './dotted-custom';
+import { DEPARTMENT_IDS } from '../../leads/profile/departments';
 import { SENIORITIES } from '../../leads/profile/types';
 import type { AudienceExclusions, AudienceFilters, CompanySizeRange, Seniority } from './types';
 
@@ -51,7 +52,7 @@ export function customFilterSchema(bounded: boolean, description?: string) {
  * `custom.<name>` members beside the others (dotted-custom.ts), each a list of values like one of
  * `custom`'s; at most MAX_CUSTOM_FILTER_NAMES of them, counted with the object's own members.
  */
-export function dottedCustomMembers(bounded: boolean, ownMembers = 10) {
+export function dottedCustomMembers(bounded: boolean, ownMembers = 12) {
   const values = Type.Array(bounded ? Value : Type.String(), bounded ? { minItems: 1, maxItems: AUDIENCE_FILTER_BOUNDS.maxItems } : {});
   return { patternProperties: { [DOTTED_CUSTOM_PATTERN]: values }, ...(bounded ? { maxProperties: ownMembers + MAX_CUSTOM_FILTER_NAMES } : {}) };
 }
@@ -64,6 +65,8 @@ export const AUDIENCE_FILTERS_SCHEMA = Type.Object(
   {
     titles: List(Value),
     seniorities: Type.Optional(Type.Array(SeniorityValue, { maxItems: AUDIENCE_FILTER_BOUNDS.maxItems })),
+    seniorityMin: Type.Optional(SeniorityValue),
+    seniorityMax: Type.Optional(SeniorityValue),
     departments: List(Value),
     locations: List(Value),
     industries: List(Value),
@@ -87,12 +90,15 @@ export type SchemaFilters = Static<typeof AUDIENCE_FILTERS_SCHEMA>;
 /** Typechecked: what the schema accepts is AudienceFilters, so the two cannot drift apart silently. */
 
 const STRINGS = { type: 'array', items: { type: 'string' } } as const;
+const NULLABLE_SENIORITY = { type: ['string', 'null'], enum: [...SENIORITIES, null] } as const;
 const NULLABLE_EMPLOYEES = { type: ['integer', 'null'] } as const;
 
 /** What a model answers: every member present, empty lists for what the text does not say. */
 export interface LlmAudienceAnswer {
   readonly titles: string[];
   readonly seniorities: string[];
+  readonly seniorityMin: string | null;
+  readonly seniorityMax: string | null;
   readonly departments: string[];
   readonly locations: string[];
   readonly industries: string[];
@@ -105,11 +111,21 @@ export interface LlmAudienceAnswer {
 export const LLM_AUDIENCE_SCHEMA: Readonly<Record<string, unknown>> = {
   type: 'object',
   properties: {
-    titles: { ...STRINGS, description: 'Job titles as written, e.g. "CTO", "VP of Engineering".' },
-    seniorities: { type: 'array', items: { type: 'string', enum: [...SENIORITIES] }, description: `Seniority levels, only from: ${SENIORITIES.join(', ')}.` },
-    departments: { ...STRINGS, description: 'Departments: engineering, marketing, sales, people, finance, operations, product, design, legal, support, ...' },
-    locations: { ...STRINGS, description: 'Countries, regions (DACH, Nordics, EU, EMEA) or cities.' },
-    industries: { ...STRINGS, description: 'Industries by name, e.g. "fintech", "SaaS", "logistics".' },
+    titles: {
+      ...STRINGS,
+      description:
+        'Exact job titles as written, e.g. "CTO", "VP of Engineering". Leave empty when the text names a function and a level rather than titles ("finance leaders": departments and seniorityMin instead).',
+    },
+    seniorities: { type: 'array', items: { type: 'string', enum: [...SENIORITIES] }, description: `Individual seniority levels, only from (highest first): ${SENIORITIES.join(', ')}.` },
+    seniorityMin: {
+      ...NULLABLE_SENIORITY,
+      description:
+        'The lowest level of a range, or null. "leaders"/"leadership": director; "senior leadership": head; "executives", "VP-level and above": vp; "C-suite": c_level; "managers and above": manager.',
+    },
+    seniorityMax: { ...NULLABLE_SENIORITY, description: 'The highest level of a range ("up to director"), or null.' },
+    departments: { ...STRINGS, description: `Functions, from: ${DEPARTMENT_IDS.join(', ')} ("HR" is people, "customer service" is customer_success).` },
+    locations: { ...STRINGS, description: 'Countries, regions (DACH, Nordics, EU, EMEA, West Coast), US states, Canadian provinces or cities, in English.' },
+    industries: { ...STRINGS, description: 'Industries by name, e.g. "fintech", "SaaS", "logistics", "e-commerce", "healthcare".' },
     companySizes: {
       type: 'array',
       description: 'Company size ranges in employees; null for an open end.',
@@ -124,7 +140,7 @@ export const LLM_AUDIENCE_SCHEMA: Readonly<Record<string, unknown>> = {
       additionalProperties: false,
     },
   },
-  required: ['titles', 'seniorities', 'departments', 'locations', 'industries', 'companySizes', 'keywords', 'exclude'],
+  required: ['titles', 'seniorities', 'seniorityMin', 'seniorityMax', 'departments', 'locations', 'industries', 'companySizes', 'keywords', 'exclude'],
   additionalProperties: false,
 };
 
@@ -142,6 +158,8 @@ export function filtersOfLlmAnswer(a: LlmAudienceAnswer): AudienceFilters {
   };
   put('titles', texts(a.titles));
   put('seniorities', texts(a.seniorities));
+  if (a.seniorityMin !== null && a.seniorityMin !== undefined) out.seniorityMin = a.seniorityMin;
+  if (a.seniorityMax !== null && a.seniorityMax !== undefined) out.seniorityMax = a.seniorityMax;
   put('departments', texts(a.departments));
   put('locations', texts(a.locations));
   put('industries', texts(a.industries));
@@ -172,10 +190,28 @@ const validate = ajv.compile<SchemaFilters>(AUDIENCE_FILTERS_SCHEMA);
  * reading, the CLI's `--filters`).
  */
 export function filtersProblem(value: unknown, name = 'filters'): string | null {
-  if (validate(value)) return null;
+  if (validate(value)) return rangeProblem(value, { companySizes: `${name}.companySizes`, seniorityMin: `${name}.seniorityMin`, seniorityMax: `${name}.seniorityMax` });
   const err = validate.errors?.[0];
   if (err === undefined) return `${name} is invalid`;
   const where = `${name}${err.instancePath.replace(/\//g, '.')}`;
   if (err.keyword === 'additionalProperties') return `${where} has unknown field ${JSON.stringify((err.params as { additionalProperty: string }).additionalProperty)}`;
   return `${where} ${err.message ?? 'is invalid'}`;
+}
+
+/**
+ * What a schema cannot say about filters: a size range whose min exceeds its max, a seniority
+ * range whose lowest level is above its highest. `names` spells the members as the caller knows
+ * them (the surface's casing). Null when both are fine.
+ */
+export function rangeProblem(filters: AudienceFilters, names: { companySizes: string; seniorityMin: string; seniorityMax: string }): string | null {
+  const sizes = filters.companySizes ?? [];
+  for (let i = 0; i < sizes.length; i++) {
+    const r = sizes[i]!;
+    if (r.min !== undefined && r.max !== undefined && r.min > r.max) return `${names.companySizes}[${i}]: min must not exceed max`;
+  }
+  const { seniorityMin: lo, seniorityMax: hi } = filters;
+  if (lo !== undefined && hi !== undefined && SENIORITIES.indexOf(lo) < SENIORITIES.indexOf(hi)) {
+    return `${names.seniorityMin} (${lo}) must not be above ${names.seniorityMax} (${hi})`;
+  }
+  return null;
 }

@@ -1,15 +1,24 @@
 /**
  * The built-in audience parser: an English audience phrase ("CTOs and VPs of Engineering at
- * fintech companies in Germany, not agencies") to filters, with no model and no key.
+ * fintech companies in Germany, not agencies"; "finance leaders at Munich e-commerce startups") to
+ * filters, with no model and no key.
  *
- * How it reads: company sizes ("50-200 employees", "over 1,000 staff") are taken out first; the
- * text is cut at the first exclusion word (not, except, excluding, no, other than...) into what to
- * include and what to leave out; each part is scanned word by word for the longest phrase any
- * vocabulary knows (titles, seniorities, departments, countries and regions, industries, size
- * words, cities). The preposition before a phrase says what it most likely is: after 'in' a
- * location or a department, after 'at'/'of'/'for' a kind of company. A department next to a
- * seniority ('marketing directors', 'HR leaders') is one title. Stop words are dropped; any other
- * word is kept as a keyword and listed in `unrecognised`, so it narrows, never widens.
+ * How it reads: company sizes ("50-200 employees", "over 1,000 staff") and level ranges
+ * ("VP-level and above", "director+") are taken out first; the text is cut at the first exclusion
+ * word (not, except, excluding, no, other than...) into what to include and what to leave out;
+ * each part is scanned word by word for the longest phrase any vocabulary knows (titles, levels,
+ * functions, countries and regions, states and provinces, industries, size words, cities). The
+ * preposition before a phrase says what it most likely is: after 'in' a place or a function,
+ * after 'at'/'of'/'for' a kind of company. A city is read anywhere ("Munich startups") when it is a
+ * big one and not an everyday word. Stop words are dropped; any other word is kept as a keyword
+ * and listed in `unrecognised`, so it narrows, never widens.
+ *
+ * Who the audience names is read as role families: functions and levels that stand together
+ * ("finance and HR leaders", "heads of sales and marketing", "directors and VPs of engineering")
+ * are one family, every function at every level. When all families have the same levels and no
+ * exact title is named, they become separate filters, `departments` and a level range
+ * (`seniorityMin`, or `seniorities` for single levels); otherwise each family is one title, as
+ * written, which the resolver reads the same way.
  *
  * It never widens to everyone: a phrase with nothing but stop words, or a text longer than
  * MAX_AUDIENCE_TEXT_LENGTH, gives filters with no positive member (at most its exclusions), which
@@ -18,19 +27,35 @@
  */
 import { findCity } from '../../leads/profile/cities';
 import { parseCount } from '../../leads/profile/company-size';
-import { countryByCode, countryByName, locationMaxWords, regionCountries } from '../../leads/profile/countries';
+import { countryByCode, countryByName, locationMaxWords, regionOf } from '../../leads/profile/countries';
 import { fold, matchWords } from '../../leads/profile/normalize';
-import type { CompanySizeRange } from '../../leads/profile/types';
+import { subdivisionByCode, subdivisionByName, subdivisionMaxWords } from '../../leads/profile/subdivisions';
+import { SENIORITIES, type CompanySizeRange, type Seniority } from '../../leads/profile/types';
 import { vocabulary } from '../../leads/profile/vocabulary';
+import { isEverydayWordCity } from './city-words';
+import { takeLevelRanges } from './level-ranges';
 import type { AudienceFilters } from './types';
 
 /** Longest audience text accepted; the API answers 400 beyond it, the parser names nobody. */
 export const MAX_AUDIENCE_TEXT_LENGTH = 2000;
 
+/** Which filter a phrase of the text became, for the explanation of a lead (explain.ts). */
+export type ReadingMember = 'titles' | 'seniority' | 'departments' | 'locations' | 'industries' | 'companySizes' | 'keywords' | 'exclude';
+
+/** One phrase of the text and the filter values it became. */
+export interface AudienceReading {
+  /** The words of the text, folded ('finance leaders', 'munich'). */
+  readonly text: string;
+  readonly member: ReadingMember;
+  readonly values: readonly string[];
+}
+
 export interface ParsedAudience {
   readonly filters: AudienceFilters;
   /** Words no vocabulary knows, kept as keywords (or, in an exclusion, as excluded companies). */
   readonly unrecognised: string[];
+  /** What each phrase became. */
+  readonly readings: readonly AudienceReading[];
 }
 
 /** Names nobody: resolveAudience matches nobody with filters that constrain nothing. */
@@ -49,10 +74,17 @@ const STOP = new Set(
 const EDGE = new Set(['a', 'an', 'the', 'and', 'or', 'of', 'in', 'at', 'for', 'with', 'from', 'to', 'who', 'that', 'by', 'on']);
 /** Words after which a phrase is most likely a location. */
 const WHERE = new Set(['in', 'from', 'within', 'across', 'based', 'located', 'throughout', 'around', 'near', 'headquartered', 'hq']);
+/** Place words that may follow the place they belong to ('Munich-based', 'Berlin headquartered'). */
+const POSTFIX_WHERE = new Set(['based', 'located', 'headquartered', 'hq']);
 /** Words after which a phrase is most likely a kind of company (or a company's name). */
 const COMPANY = new Set(['at', 'of', 'for', 'with', 'by']);
 /** Nouns after which the phrase before them is a kind of company ('finance companies'). */
 const COMPANY_NOUNS = new Set(['company', 'companie', 'firm', 'business', 'organization', 'organisation', 'org', 'sector', 'industry', 'industrie', 'space', 'vertical', 'brand', 'vendor', 'provider', 'player', 'startup', 'agency', 'agencie', 'shop', 'store']);
+/** Words that join two parts of one role family ('finance and HR leaders', 'heads of sales and marketing'). */
+const JOINERS = new Set(['and', 'or', 'of', 'in', 'for']);
+
+/** A city read outside a place context must be at least this big: small towns share names with words and surnames. */
+const CITY_ANYWHERE_POPULATION = 100_000;
 
 const EXCLUSION = /(?:^|[,;(]\s*|\s)(?:but not|except for|except|excluding|exclude|not including|other than|apart from|and not|and no|minus)\s|(?:^|[,;(])\s*(?:not|no|without)\s/i;
 
@@ -68,7 +100,7 @@ const SIZE_PATTERNS: readonly { re: RegExp; range: (a: number, b: number) => Com
 ];
 
 /** Takes company-size expressions out of the text (a comma stands in their place). */
-function takeSizes(text: string, sizes: CompanySizeRange[]): string {
+function takeSizes(text: string, sizes: { range: CompanySizeRange; text: string }[]): string {
   let rest = text;
   for (const { re, range } of SIZE_PATTERNS) {
     rest = rest.replace(re, (whole: string, a: string, b: unknown) => {
@@ -78,7 +110,7 @@ function takeSizes(text: string, sizes: CompanySizeRange[]): string {
       // A bare range or number is a size only when it says employees, or is a range ("50-200").
       const saysEmployees = new RegExp(`${EMPLOYEES}$`, 'i').test(whole) || y !== null;
       if (x === null || !saysEmployees) return whole;
-      sizes.push(range(x, y ?? x));
+      sizes.push({ range: range(x, y ?? x), text: whole.trim() });
       return ' , ';
     });
   }
@@ -86,24 +118,37 @@ function takeSizes(text: string, sizes: CompanySizeRange[]): string {
 }
 
 type Kind = 'title' | 'seniority' | 'department' | 'location' | 'industry' | 'size' | 'city';
+type Context = 'who' | 'where' | 'company';
+
 interface Item {
   readonly kind: Kind;
   readonly text: string;
-  readonly context: 'who' | 'where' | 'company';
+  readonly context: Context;
+  /** Index of its first word in the scanned words, and one past its last. */
+  readonly start: number;
+  readonly end: number;
   readonly size?: CompanySizeRange;
+  /** A level word or range: the levels it names. */
+  readonly levels?: readonly Seniority[];
+  /** A function. */
+  readonly department?: string;
+  /** A title a role names (VP of Engineering: vp, engineering): it joins role families. */
+  readonly role?: { readonly seniority: Seniority; readonly department: string };
 }
 
 interface Candidate {
   readonly kind: Kind;
   readonly n: number;
   readonly size?: CompanySizeRange;
+  /** A location read from a two- or three-letter code ('IT', 'HR' are functions first). */
+  readonly fromCode?: boolean;
 }
 
 /** What the words from `i` (n of them) can be, longest first. */
-function candidatesAt(words: readonly string[], i: number, upper: ReadonlySet<string>, context: Item['context']): Candidate[] {
+function candidatesAt(words: readonly string[], i: number, upper: ReadonlySet<string>, context: Context): Candidate[] {
   const v = vocabulary();
   const out: Candidate[] = [];
-  const max = Math.min(words.length - i, Math.max(v.titles.maxWords, v.departments.maxWords, v.industries.maxWords, locationMaxWords(), 4) + 2);
+  const max = Math.min(words.length - i, Math.max(v.titles.maxWords, v.departments.maxWords, v.industries.maxWords, locationMaxWords(), subdivisionMaxWords(), 4) + 2);
   for (let n = max; n >= 1; n--) {
     const span = words.slice(i, i + n);
     if (n > 1 && (EDGE.has(span[0]!) || EDGE.has(span[n - 1]!))) continue;
@@ -111,10 +156,12 @@ function candidatesAt(words: readonly string[], i: number, upper: ReadonlySet<st
     const tForm = matchWords(text, v.rewrites).join(' ');
     const plain = matchWords(text).join(' ');
     if (v.titles.map.has(tForm) && (n > 1 || v.standalone.has(tForm) || v.titles.map.get(tForm)!.seniority !== null)) out.push({ kind: 'title', n });
-    if (v.audienceSeniorities.map.has(tForm) || v.titleSeniorities.map.has(tForm)) out.push({ kind: 'seniority', n });
+    if (v.audienceSeniorities.map.has(tForm) || v.titleSeniorities.map.has(tForm) || /^levelrange\d+$/.test(text)) out.push({ kind: 'seniority', n });
     if (v.departments.map.has(tForm)) out.push({ kind: 'department', n });
-    if (regionCountries(text) !== null || countryByName(text) !== null) out.push({ kind: 'location', n });
-    else if (n === 1 && (upper.has(text) || context === 'where') && text.length <= 3 && !STOP.has(text) && countryByCode(text) !== null) out.push({ kind: 'location', n });
+    if (regionOf(text) !== null || countryByName(text) !== null || subdivisionByName(text) !== null) out.push({ kind: 'location', n });
+    else if (n === 1 && (upper.has(text) || context === 'where') && text.length <= 3 && !STOP.has(text) && (countryByCode(text) !== null || subdivisionByCode(text) !== null)) {
+      out.push({ kind: 'location', n, fromCode: true });
+    }
     if (v.industries.map.has(plain)) out.push({ kind: 'industry', n });
     const size = v.companySizes.map.get(plain);
     if (size !== undefined) out.push({ kind: 'size', n, size });
@@ -123,23 +170,61 @@ function candidatesAt(words: readonly string[], i: number, upper: ReadonlySet<st
   return out;
 }
 
-const PRIORITY: Readonly<Record<Item['context'], readonly Kind[]>> = {
+const PRIORITY: Readonly<Record<Context, readonly Kind[]>> = {
   who: ['title', 'seniority', 'department', 'location', 'industry', 'size'],
   where: ['location', 'department', 'industry', 'title', 'seniority', 'size'],
   company: ['industry', 'size', 'location', 'title', 'department', 'seniority'],
 };
 
+/** The candidate to take: by the context's priority, but a function before a country code ('leaders in IT' is not Italy). */
+function choose(cands: readonly Candidate[], order: readonly Kind[]): Candidate {
+  const ranked = [...cands].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
+  const first = ranked[0]!;
+  if (first.kind === 'location' && first.fromCode === true) return ranked.find((c) => c.kind === 'department') ?? first;
+  return first;
+}
+
 interface Scan {
   readonly items: Item[];
   /** Runs of unknown words, with the context they stood in. */
-  readonly unknown: { text: string; context: Item['context'] }[];
+  readonly unknown: { text: string; context: Context }[];
+  /** The scanned words (items index into them). */
+  readonly words: readonly string[];
 }
 
-function scan(clause: string, upper: ReadonlySet<string>): Scan {
+/**
+ * How many words from `i` name a known city (up to three), or 0. Outside a place context only a
+ * big city that is not an everyday word counts ('Munich startups', but not 'Mobile developers').
+ */
+function cityAt(words: readonly string[], i: number, context: Context): number {
+  for (let n = Math.min(3, words.length - i); n >= 1; n--) {
+    const span = words.slice(i, i + n);
+    if (span.some((w) => STOP.has(w))) continue;
+    const name = span.join(' ');
+    const city = findCity(name);
+    if (city === null) continue;
+    if (context === 'where' || (city.population >= CITY_ANYWHERE_POPULATION && !isEverydayWordCity(name))) return n;
+  }
+  return 0;
+}
+
+function levelsOf(text: string, levelRanges: readonly (readonly Seniority[])[]): readonly Seniority[] {
+  const v = vocabulary();
+  const range = /^levelrange(\d+)$/.exec(text);
+  if (range !== null) return levelRanges[Number(range[1])] ?? [];
+  const form = matchWords(text, v.rewrites).join(' ');
+  const audience = v.audienceSeniorities.map.get(form);
+  if (audience !== undefined) return audience;
+  const one = v.titleSeniorities.map.get(form);
+  return one === undefined ? [] : [one];
+}
+
+function scan(clause: string, upper: ReadonlySet<string>, levelRanges: readonly (readonly Seniority[])[]): Scan {
+  const v = vocabulary();
   const words = fold(clause).split(' ').filter((w) => w !== '');
   const items: Item[] = [];
   const unknown: Scan['unknown'] = [];
-  let context: Item['context'] = 'who';
+  let context: Context = 'who';
   let pending: string[] = [];
   const flush = (): void => {
     if (pending.length > 0) unknown.push({ text: pending.join(' '), context });
@@ -149,19 +234,25 @@ function scan(clause: string, upper: ReadonlySet<string>): Scan {
     const w = words[i]!;
     if (WHERE.has(w) || COMPANY.has(w)) {
       flush();
-      context = WHERE.has(w) ? 'where' : 'company';
+      // 'Toronto-based CFOs': 'based' right after a place ends that place, it does not open one.
+      const last = items[items.length - 1];
+      const after = POSTFIX_WHERE.has(w) && last !== undefined && last.end === i && (last.kind === 'location' || last.kind === 'city');
+      context = after ? 'who' : WHERE.has(w) ? 'where' : 'company';
       i++;
       continue;
     }
     const cands = candidatesAt(words, i, upper, context);
-    if (cands.length === 0 || (cands[0]!.n === 1 && STOP.has(w) && cands.every((c) => c.kind !== 'location'))) {
-      if (STOP.has(w)) flush();
-      else if (context === 'where' && pending.length === 0 && cityAt(words, i) > 0) {
-        const n = cityAt(words, i);
-        items.push({ kind: 'city', text: words.slice(i, i + n).join(' '), context });
-        i += n;
+    const onlyStop = cands.length > 0 && cands[0]!.n === 1 && STOP.has(w) && cands.every((c) => c.kind !== 'location');
+    if (cands.length === 0 || onlyStop) {
+      const city = STOP.has(w) ? 0 : cityAt(words, i, pending.length === 0 ? context : 'who');
+      if (city > 0) {
+        flush();
+        items.push({ kind: 'city', text: words.slice(i, i + city).join(' '), context, start: i, end: i + city });
+        i += city;
         continue;
-      } else pending.push(w);
+      }
+      if (STOP.has(w)) flush();
+      else pending.push(w);
       i++;
       continue;
     }
@@ -169,102 +260,218 @@ function scan(clause: string, upper: ReadonlySet<string>): Scan {
     const n = cands[0]!.n;
     const next = words[i + n];
     const beforeCompanyNoun = next !== undefined && COMPANY_NOUNS.has(matchWords(next).join(' '));
-    const order = beforeCompanyNoun ? PRIORITY.company : PRIORITY[context];
-    const chosen = [...cands].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind))[0]!;
-    items.push({ kind: chosen.kind, text: words.slice(i, i + n).join(' '), context, size: chosen.size });
+    const chosen = choose(cands, beforeCompanyNoun ? PRIORITY.company : PRIORITY[context]);
+    const text = words.slice(i, i + n).join(' ');
+    const item: Item = { kind: chosen.kind, text, context, start: i, end: i + n, size: chosen.size };
+    if (chosen.kind === 'seniority') items.push({ ...item, levels: levelsOf(text, levelRanges) });
+    else if (chosen.kind === 'department') items.push({ ...item, department: v.departments.map.get(matchWords(text, v.rewrites).join(' '))! });
+    else if (chosen.kind === 'title') {
+      const entry = v.titles.map.get(matchWords(text, v.rewrites).join(' '))!;
+      const role = entry.byRole && entry.seniority !== null && entry.department !== null ? { seniority: entry.seniority, department: entry.department } : undefined;
+      items.push(role === undefined ? item : { ...item, role });
+    } else items.push(item);
     i += n;
   }
   flush();
-  return { items, unknown };
+  return { items, unknown, words };
 }
 
-/** How many words from `i` name a known city (up to three), or 0. */
-function cityAt(words: readonly string[], i: number): number {
-  for (let n = Math.min(3, words.length - i); n >= 1; n--) {
-    const span = words.slice(i, i + n);
-    if (span.some((w) => STOP.has(w))) continue;
-    if (findCity(span.join(' ')) !== null) return n;
-  }
-  return 0;
+/**
+ * A role family: functions at levels ('finance and HR leaders': finance and people, director and
+ * above), or an exact title ('CTOs'). `text` is its words in the text, what a title filter holds.
+ */
+interface Family {
+  readonly text: string;
+  readonly departments: string[];
+  readonly levels: Seniority[];
+  /** An exact title (a key that names no role): it is a title whatever else the text says. */
+  readonly exact: boolean;
 }
 
-/** Adjacent department and seniority ('marketing directors', 'directors of marketing') as one title. */
-function joinRoles(items: readonly Item[]): Item[] {
-  const out: Item[] = [];
+const sameLevels = (a: readonly Seniority[], b: readonly Seniority[]): boolean => a.length === b.length && a.every((s) => b.includes(s));
+
+/** Whether only joiners ('and', 'of', 'in') stand between two items, so they belong to one family. */
+function joined(words: readonly string[], a: Item, b: Item): boolean {
+  for (let k = a.end; k < b.start; k++) if (!JOINERS.has(words[k]!)) return false;
+  return true;
+}
+
+/**
+ * The role families of the people part: runs of functions and levels joined by 'and', 'of', 'in'
+ * are one family (every function at every level), and a family of functions only or levels only
+ * takes the other side from the family it is joined to ('sales and marketing directors',
+ * 'directors and VPs of engineering', 'leaders in finance'). A function after 'in' or 'at' that
+ * joins no family stays a filter of its own (`rest`): 'anyone in finance', 'CTOs in finance'.
+ */
+function families(items: readonly Item[], words: readonly string[]): { families: Family[]; rest: Item[] } {
+  type Draft = Family & { readonly start: number; readonly last: Item };
+  const out: Draft[] = [];
+  const rest: Item[] = [];
   for (const item of items) {
     const prev = out[out.length - 1];
-    const pair =
-      prev !== undefined &&
-      prev.context === 'who' &&
-      ((prev.kind === 'department' && (item.kind === 'seniority' || item.kind === 'title')) || (prev.kind === 'seniority' && item.kind === 'department'));
-    if (pair) out[out.length - 1] = { kind: 'title', text: `${prev.text} ${item.text}`, context: 'who' };
-    else out.push(item);
+    if (item.kind === 'title' && item.role === undefined) {
+      out.push({ text: item.text, departments: [], levels: [], exact: true, start: item.start, last: item });
+      continue;
+    }
+    const piece =
+      item.kind === 'title'
+        ? { departments: [item.role!.department], levels: [item.role!.seniority] }
+        : item.kind === 'seniority'
+          ? { departments: [], levels: [...(item.levels ?? [])] }
+          : item.kind === 'department'
+            ? { departments: [item.department!], levels: [] }
+            : null;
+    if (piece === null) continue;
+    const canJoin = prev !== undefined && !prev.exact && joined(words, prev.last, item);
+    const compatible =
+      canJoin &&
+      (prev.levels.length === 0 ||
+        piece.levels.length === 0 ||
+        prev.departments.length === 0 ||
+        piece.departments.length === 0 ||
+        sameLevels(prev.levels, piece.levels) ||
+        sameDepartments(prev.departments, piece.departments));
+    if (compatible) {
+      out[out.length - 1] = {
+        text: words.slice(prev.start, item.end).join(' '),
+        departments: unique([...prev.departments, ...piece.departments]),
+        levels: unique([...prev.levels, ...piece.levels]),
+        exact: false,
+        start: prev.start,
+        last: item,
+      };
+    } else if (item.kind === 'department' && item.context !== 'who') rest.push(item);
+    else out.push({ text: item.text, ...piece, exact: false, start: item.start, last: item });
   }
-  return out;
+  return { families: out.map(({ start: _s, last: _l, ...f }) => f), rest };
+}
+
+const sameDepartments = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((d) => b.includes(d));
+const unique = <T>(xs: readonly T[]): T[] => [...new Set(xs)];
+
+/** Levels as filters: one level, or a range up to the top (`seniorityMin`), or the list. */
+function levelFilters(levels: readonly Seniority[]): Pick<AudienceFilters, 'seniorities' | 'seniorityMin'> {
+  if (levels.length === 0) return {};
+  const sorted = SENIORITIES.filter((s) => levels.includes(s));
+  if (sorted.length === 1) return { seniorities: sorted };
+  const lowest = sorted[sorted.length - 1]!;
+  const upToTop = SENIORITIES.slice(0, SENIORITIES.indexOf(lowest) + 1);
+  return sameLevels(upToTop, sorted) ? { seniorityMin: lowest } : { seniorities: sorted };
 }
 
 interface Collected {
   titles: string[];
   departments: string[];
+  levels: Pick<AudienceFilters, 'seniorities' | 'seniorityMin'>;
   locations: string[];
   industries: string[];
   sizes: CompanySizeRange[];
   keywords: string[];
+  readings: AudienceReading[];
 }
 
-function collect(scanned: Scan): Collected {
-  const c: Collected = { titles: [], departments: [], locations: [], industries: [], sizes: [], keywords: [] };
-  for (const item of joinRoles(scanned.items)) {
-    if (item.kind === 'title' || item.kind === 'seniority') c.titles.push(item.text);
-    else if (item.kind === 'department') c.departments.push(item.text);
-    else if (item.kind === 'location' || item.kind === 'city') c.locations.push(item.text);
-    else if (item.kind === 'industry') c.industries.push(item.text);
-    else if (item.size !== undefined) c.sizes.push(item.size);
+function collect(scanned: Scan, exclusion: boolean): Collected {
+  const c: Collected = { titles: [], departments: [], levels: {}, locations: [], industries: [], sizes: [], keywords: [], readings: [] };
+  const { families: fams, rest } = families(scanned.items, scanned.words);
+  // Separate function and level filters when every family has the same levels and none is an
+  // exact title (and, when some name functions, all do); otherwise each family is a title.
+  const flat =
+    !exclusion &&
+    fams.length > 0 &&
+    fams.every((f) => !f.exact && sameLevels(f.levels, fams[0]!.levels)) &&
+    (fams.every((f) => f.departments.length > 0) || fams.every((f) => f.departments.length === 0));
+  for (const f of fams) {
+    if (flat) {
+      c.departments.push(...f.departments);
+      if (f.departments.length > 0) c.readings.push({ text: f.text, member: 'departments', values: f.departments });
+      if (f.levels.length > 0) c.readings.push({ text: f.text, member: 'seniority', values: f.levels });
+    } else {
+      c.titles.push(f.text);
+      c.readings.push({ text: f.text, member: exclusion ? 'exclude' : 'titles', values: [f.text] });
+    }
   }
-  for (const u of scanned.unknown) c.keywords.push(u.text);
+  if (flat) {
+    c.departments = unique(c.departments);
+    c.levels = levelFilters(fams[0]!.levels);
+  }
+  for (const item of scanned.items) {
+    if (item.kind === 'location' || item.kind === 'city') {
+      c.locations.push(item.text);
+      c.readings.push({ text: item.text, member: exclusion ? 'exclude' : 'locations', values: [item.text] });
+    } else if (item.kind === 'industry') {
+      c.industries.push(item.text);
+      c.readings.push({ text: item.text, member: exclusion ? 'exclude' : 'industries', values: [item.text] });
+    } else if (item.kind === 'size' && item.size !== undefined) {
+      c.sizes.push(item.size);
+      c.readings.push({ text: item.text, member: 'companySizes', values: [sizeText(item.size)] });
+    }
+  }
+  for (const item of rest) {
+    // A function no family takes ('anyone in finance'): a filter of its own, AND with the rest.
+    c.departments.push(item.department!);
+    c.readings.push({ text: item.text, member: exclusion ? 'exclude' : 'departments', values: [item.department!] });
+  }
+  for (const u of scanned.unknown) {
+    c.keywords.push(u.text);
+    c.readings.push({ text: u.text, member: exclusion ? 'exclude' : 'keywords', values: [u.text] });
+  }
   return c;
+}
+
+/** A size range in words ("50-200", "1000+", "up to 49"). */
+export function sizeText(r: CompanySizeRange): string {
+  if (r.min !== undefined && r.max !== undefined) return `${r.min}-${r.max}`;
+  if (r.min !== undefined) return `${r.min}+`;
+  return `up to ${r.max ?? 0}`;
 }
 
 export function parseAudienceText(text: string): ParsedAudience {
   if (text.length > MAX_AUDIENCE_TEXT_LENGTH) {
-    return { filters: NOBODY, unrecognised: [`(text longer than ${MAX_AUDIENCE_TEXT_LENGTH} characters)`] };
+    return { filters: NOBODY, unrecognised: [`(text longer than ${MAX_AUDIENCE_TEXT_LENGTH} characters)`], readings: [] };
   }
-  // Upper-case two- and three-letter words may be country codes anywhere ('CTOs in DE', 'UK CFOs').
+  // Upper-case two- and three-letter words may be country or state codes anywhere ('CTOs in DE', 'UK CFOs', 'TX startups').
   const upper = new Set((text.match(/\b[A-Z]{2,3}\b/g) ?? []).map((w) => w.toLowerCase()));
-  const sizes: CompanySizeRange[] = [];
-  const withoutSizes = takeSizes(text, sizes);
+  const sizes: { range: CompanySizeRange; text: string }[] = [];
+  const levelRanges: Seniority[][] = [];
+  const withoutSizes = takeLevelRanges(takeSizes(text, sizes), levelRanges);
   const cut = EXCLUSION.exec(withoutSizes);
   const include = cut === null ? withoutSizes : withoutSizes.slice(0, cut.index);
   const excludeText = cut === null ? '' : withoutSizes.slice(cut.index + cut[0].length);
 
-  const pos = collect(scan(include, upper));
-  const neg = collect(scan(excludeText.split(EXCLUSION).join(' , '), upper));
+  const pos = collect(scan(include, upper, levelRanges), false);
+  const neg = collect(scan(excludeText.split(EXCLUSION).join(' , '), upper, levelRanges), true);
   const unrecognised = [...pos.keywords];
   const filters: {
     -readonly [K in keyof AudienceFilters]: AudienceFilters[K];
   } = {};
   if (pos.titles.length > 0) filters.titles = pos.titles;
-  if (pos.departments.length > 0) filters.departments = pos.departments;
+  if (pos.levels.seniorities !== undefined) filters.seniorities = pos.levels.seniorities;
+  if (pos.levels.seniorityMin !== undefined) filters.seniorityMin = pos.levels.seniorityMin;
+  if (pos.departments.length > 0) filters.departments = unique(pos.departments);
   if (pos.locations.length > 0) filters.locations = pos.locations;
   if (pos.industries.length > 0) filters.industries = pos.industries;
-  const allSizes = [...sizes, ...pos.sizes];
+  // Employee counts written as numbers say more than size words: "startups with fewer than 50
+  // employees" is one range, at most 49, not "at most 49 or at most 200".
+  const allSizes = sizes.length > 0 ? sizes.map((s) => s.range) : pos.sizes;
   if (allSizes.length > 0) filters.companySizes = allSizes;
   if (pos.keywords.length > 0) filters.keywords = pos.keywords;
+  const readings: AudienceReading[] = [...sizes.map((s) => ({ text: fold(s.text), member: 'companySizes' as const, values: [sizeText(s.range)] })), ...pos.readings, ...neg.readings];
 
   // What is left out. Each part excludes on its own (the lead model has no "CFOs of Acme"):
   // excluding more is the safe side. An unknown word there is most likely a company's name.
   const exclude = {
-    titles: neg.titles,
+    titles: [...neg.titles, ...neg.departments],
     industries: neg.industries,
     companies: neg.keywords,
   };
   unrecognised.push(...neg.keywords);
-  if (neg.departments.length > 0) exclude.titles = [...exclude.titles, ...neg.departments];
   if (exclude.titles.length + exclude.industries.length + exclude.companies.length > 0) {
     filters.exclude = Object.fromEntries(Object.entries(exclude).filter(([, v]) => v.length > 0));
   }
 
   const positive = Object.keys(filters).filter((k) => k !== 'exclude').length > 0;
-  if (!positive) return { filters: { ...NOBODY, ...(filters.exclude ? { exclude: filters.exclude } : {}) }, unrecognised: [...unrecognised, '(no word names anyone)'] };
-  return { filters, unrecognised };
+  if (!positive) {
+    return { filters: { ...NOBODY, ...(filters.exclude ? { exclude: filters.exclude } : {}) }, unrecognised: [...unrecognised, '(no word names anyone)'], readings };
+  }
+  return { filters, unrecognised, readings };
 }

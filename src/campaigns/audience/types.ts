@@ -39,11 +39,18 @@ export interface AudienceFilters {
   /** Job titles as written ("CTO", "VP of Engineering"), matched with their synonyms. */
   readonly titles?: readonly string[];
   readonly seniorities?: readonly Seniority[];
+  /**
+   * A range of levels, both ends included ("VP-level and above" is seniorityMin vp): the lowest
+   * and the highest level taken (SENIORITIES order). One filter with `seniorities`: a lead meets
+   * it with a level in the list or in the range.
+   */
+  readonly seniorityMin?: Seniority;
+  readonly seniorityMax?: Seniority;
   /** Department ids of the vocabulary (engineering, marketing, sales, people, finance, ...). */
   readonly departments?: readonly string[];
-  /** Countries (name, alias, demonym or ISO code), regions (DACH, Nordics, EU, EMEA) or cities. */
+  /** Countries (name, alias, demonym or ISO code), regions (DACH, Nordics, EU, EMEA, West Coast), states and provinces (Texas, ON, US-CA) or cities. */
   readonly locations?: readonly string[];
-  /** Industry ids of the taxonomy, or their names and synonyms ("fintech", "SaaS"). */
+  /** Industry ids of the taxonomy, or their names and synonyms ("fintech", "SaaS"); an umbrella ("healthcare") takes what it covers. */
   readonly industries?: readonly string[];
   readonly companySizes?: readonly CompanySizeRange[];
   /** Words that must appear in the lead's title, company or industry. */

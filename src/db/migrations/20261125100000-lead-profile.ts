@@ -58,8 +58,9 @@ async function trigramAvailable(q: QueryInterface): Promise<boolean> {
 
 export async function up(q: QueryInterface): Promise<void> {
   await q.sequelize.query(COLUMNS);
-  // Filled before the indexes exist: the updates then maintain no index entries.
-  await refreshLeadProfiles(q.sequelize);
+  // Filled before the indexes exist: the updates then maintain no index entries. Only this
+  // migration's columns: later ones add theirs and fill them.
+  await refreshLeadProfiles(q.sequelize, { columns: ['title_key', 'title_norm', 'seniority', 'department', 'country_code', 'city_norm', 'industry_id', 'company_size', 'keyword_text'] });
   await q.sequelize.query(INDEXES);
   if (await trigramAvailable(q)) {
     await q.sequelize.query('CREATE EXTENSION IF NOT EXISTS pg_trgm');

@@ -10,6 +10,7 @@ import * as m20261125100000 from './20261125100000-lead-profile';
 import * as m20261125120000 from './20261125120000-campaign-audience';
 import * as m20261125140000 from './20261125140000-smtp-transaction';
 import * as m20261127100000 from './20261127100000-sequences';
+import * as m20261127120000 from './20261127120000-lead-roles-places';
 
 export interface Migration {
   readonly name: string;
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261125120000-campaign-audience', ...m20261125120000 },
   { name: '20261125140000-smtp-transaction', ...m20261125140000 },
   { name: '20261127100000-sequences', ...m20261127100000 },
+  { name: '20261127120000-lead-roles-places', ...m20261127120000 },
 ];

@@ -25,10 +25,14 @@ export class Lead extends Model<InferAttributes<Lead>, InferCreationAttributes<L
   declare companySizeRaw: CreationOptional<string | null>;
   /** The profile (src/leads/profile): computed from the raw fields, read by the audience matcher. */
   declare titleKey: CreationOptional<string | null>;
+  /** Every key the title names. */
+  declare titleKeys: CreationOptional<string[] | null>;
   declare titleNorm: CreationOptional<string | null>;
   declare seniority: CreationOptional<string | null>;
   declare department: CreationOptional<string | null>;
   declare countryCode: CreationOptional<string | null>;
+  /** ISO 3166-2 state or province. */
+  declare stateCode: CreationOptional<string | null>;
   declare cityNorm: CreationOptional<string | null>;
   declare industryId: CreationOptional<string | null>;
   declare companySize: CreationOptional<number | null>;
@@ -65,10 +69,12 @@ export function initLead(sequelize: Sequelize): void {
       departmentRaw: col.text(),
       companySizeRaw: col.text(),
       titleKey: col.text(),
+      titleKeys: { type: DataTypes.ARRAY(DataTypes.TEXT), allowNull: true },
       titleNorm: col.text(),
       seniority: col.text(),
       department: col.text(),
       countryCode: col.text(),
+      stateCode: col.text(),
       cityNorm: col.text(),
       industryId: col.text(),
       companySize: col.int(true),

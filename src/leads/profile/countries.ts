@@ -1,7 +1,8 @@
 /**
  * Countries and regions: a name, alias, demonym or ISO code to ISO 3166-1 alpha-2 codes. Names
  * in many languages come from i18n-iso-countries; aliases and demonyms it lacks from
- * vocabulary/countries-extra.json; regions from vocabulary/regions.json.
+ * vocabulary/countries-extra.json; regions (of countries, or of states and provinces) from
+ * vocabulary/regions.json.
  */
 import countries, { type LocaleData } from 'i18n-iso-countries';
 import cs from 'i18n-iso-countries/langs/cs.json';
@@ -33,8 +34,16 @@ interface CountryIndex {
   readonly names: ReadonlyMap<string, string>;
   /** Alpha-2 and alpha-3 codes, upper case. */
   readonly codes: ReadonlyMap<string, string>;
-  readonly regions: ReadonlyMap<string, readonly string[]>;
+  readonly regions: ReadonlyMap<string, Region>;
   readonly maxWords: number;
+}
+
+/** A region: the countries it spans and, for regions within a country ('West Coast'), its states or provinces. */
+export interface Region {
+  readonly id: string;
+  readonly countries: readonly string[];
+  /** ISO 3166-2 codes. */
+  readonly subdivisions: readonly string[];
 }
 
 function build(): CountryIndex {
@@ -58,8 +67,11 @@ function build(): CountryIndex {
   }
   codes.set('UK', 'GB');
   codes.set('XK', 'XK');
-  const regions = new Map<string, readonly string[]>();
-  for (const r of regionsData.regions) for (const n of r.names) regions.set(matchForm(n), r.countries);
+  const regions = new Map<string, Region>();
+  for (const r of regionsData.regions as readonly { id: string; names: readonly string[]; countries?: readonly string[]; subdivisions?: readonly string[] }[]) {
+    const region: Region = { id: r.id, countries: r.countries ?? [], subdivisions: r.subdivisions ?? [] };
+    for (const n of r.names) regions.set(matchForm(n), region);
+  }
   let maxWords = 0;
   for (const k of [...names.keys(), ...regions.keys()]) maxWords = Math.max(maxWords, k.split(' ').length);
   return { names, codes, regions, maxWords };
@@ -93,7 +105,7 @@ export function countryCode(text: string | null | undefined): string | null {
   return countryByName(text) ?? countryByCode(text);
 }
 
-/** The countries a region names (DACH, Nordics, EU, EMEA...), or null. */
-export function regionCountries(text: string): readonly string[] | null {
+/** The region a name names (DACH, Nordics, EU, EMEA, West Coast...), or null. */
+export function regionOf(text: string): Region | null {
   return countryIndex().regions.get(matchForm(text)) ?? null;
 }

@@ -21,7 +21,7 @@ export interface CompanySizeRange {
  * OR within itself; lists combine with AND; an empty list does not constrain.
  */
 export interface LeadCriteria {
-  /** Canonical title keys of the title vocabulary (e.g. `cto`, `vp_engineering`). */
+  /** Canonical title keys of the title vocabulary (e.g. `cto`, `vp_engineering`); a lead matches when its title names one of them. */
   readonly titleKeys: readonly string[];
   /**
    * Titles given as (seniority, department) pairs ("VPs of Engineering" when no exact key exists,
@@ -32,6 +32,8 @@ export interface LeadCriteria {
   readonly departments: readonly string[];
   /** ISO 3166-1 alpha-2 codes, upper case. */
   readonly countryCodes: readonly string[];
+  /** States and provinces, ISO 3166-2 codes upper case (US-TX, CA-ON): one filter with countries and cities. */
+  readonly subdivisions?: readonly string[];
   /** Cities, each with its country: the normalised name the lead column holds. */
   readonly cities: readonly { readonly city: string; readonly countryCode: string }[];
   readonly industryIds: readonly string[];
@@ -84,13 +86,18 @@ export const MATCH_NOBODY_KEYWORD = '\u0001nobody\u0001';
  * rows) from its raw fields; the matcher reads only these.
  */
 export interface LeadProfile {
+  /** The title's main key (of its highest part). */
   readonly titleKey: string | null;
+  /** Every key the title names ('CTO / Co-Founder': cto, founder), what audiences match; empty when none. */
+  readonly titleKeys: readonly string[];
   /** The title lower-cased, accents and punctuation folded: what keywords match. */
   readonly titleNorm: string | null;
   readonly seniority: Seniority | null;
   readonly department: string | null;
   readonly countryCode: string | null;
-  /** The city lower-cased with accents folded. */
+  /** The state or province, ISO 3166-2 (from the state field, or from the city). */
+  readonly stateCode: string | null;
+  /** The city's one name in the city data when it lies in the lead's country ('München' is 'munich'), else as written; folded. */
   readonly cityNorm: string | null;
   readonly industryId: string | null;
   /** Employees, when known (a range's lower end). */

@@ -7,6 +7,7 @@ import industriesData from './vocabulary/industries.json';
 import senioritiesData from './vocabulary/seniorities.json';
 import sizesData from './vocabulary/company-sizes.json';
 import titlesData from './vocabulary/titles.json';
+import { LANGUAGE_VOCABULARIES } from './language-vocabularies';
 import { fold, matchForm, matchWords, singular, type Rewrites } from './normalize';
 import { SENIORITIES, type CompanySizeRange, type Seniority } from './types';
 
@@ -14,7 +15,12 @@ export interface TitleEntry {
   readonly key: string;
   readonly seniority: Seniority | null;
   readonly department: string | null;
-  /** From a template (vp_{d}, head_{d}...): in an audience it also matches by its role. */
+  /**
+   * In an audience it also matches by its role (seniority and department): a template key
+   * (vp_{d}, head_{d}...) and an explicit key of a manager-to-VP level in one function
+   * (hr_manager, it_manager), so 'HR managers' finds 'Manager, Human Resources'. C-level keys,
+   * and keys of no level, match exactly: 'CEOs' are not every founder or chairman.
+   */
   readonly byRole: boolean;
 }
 
@@ -32,6 +38,8 @@ export interface Vocabulary {
   readonly titleKeys: ReadonlyMap<string, TitleEntry>;
   /** For a key, the combined keys that also count as it (founder: founder_ceo, founder_cto). */
   readonly countedAs: ReadonlyMap<string, readonly string[]>;
+  /** For a combined key, the keys it counts as (founder_cto: founder, cto). */
+  readonly countsAs: ReadonlyMap<string, readonly string[]>;
   readonly departments: PhraseMap<string>;
   readonly departmentIds: ReadonlySet<string>;
   readonly titleSeniorities: PhraseMap<Seniority>;
@@ -39,8 +47,27 @@ export interface Vocabulary {
   readonly providerSeniorities: ReadonlyMap<string, Seniority>;
   readonly industries: PhraseMap<string>;
   readonly industryIds: ReadonlySet<string>;
+  /** For each industry, itself and every industry it covers, transitively ('retail': retail, grocery, ecommerce, online_retail, ...). */
+  readonly industryMembers: ReadonlyMap<string, readonly string[]>;
   readonly companySizes: PhraseMap<CompanySizeRange>;
+  /** Compound words ('Vertriebsleiter'): the parts a compound may end on and start with, and the joining letters. */
+  readonly compounds: CompoundParts;
 }
+
+/** What a compound title word may be made of (see splitCompound). */
+export interface CompoundParts {
+  /** Single words that may end a compound: levels and job nouns ('leiter', 'chef', 'manager', 'entwickler'). */
+  readonly heads: ReadonlySet<string>;
+  /** Single words that may start one: functions ('vertrieb', 'ekonomi', 'finanz', 'sales'). */
+  readonly modifiers: ReadonlySet<string>;
+  /** Letters that may join the two ('s' of 'Vertriebsleiter'), longest first. */
+  readonly linking: readonly string[];
+  /** Every single word any title phrase has: such a word is never split. */
+  readonly known: ReadonlySet<string>;
+}
+
+/** Levels at which a title is a role in a function (see TitleEntry.byRole). */
+const ROLE_LEVELS: ReadonlySet<Seniority> = new Set(['vp', 'head', 'director', 'manager']);
 
 function isSeniority(s: unknown): s is Seniority {
   return typeof s === 'string' && (SENIORITIES as readonly string[]).includes(s);
@@ -66,7 +93,18 @@ function buildRewrites(): Rewrites {
     // Values in match form too, without rewriting them again.
     rewrites.set(singular(fold(abbr)), matchWords(fold(full)).join(' '));
   }
+  // Other languages' fillers are dropped like 'of' and 'the' (a rewrite to nothing); a word that
+  // is an abbreviation keeps its expansion.
+  for (const lang of LANGUAGE_VOCABULARIES) {
+    for (const f of lang.fillers) {
+      for (const w of fold(f).split(' ')) if (w !== '' && !rewrites.has(singular(w))) rewrites.set(singular(w), '');
+    }
+  }
   return rewrites;
+}
+
+function check(known: boolean, what: string, lang: string): void {
+  if (!known) throw new Error(`vocabulary/languages/${lang}.json names an unknown ${what}`);
 }
 
 function build(): Vocabulary {
@@ -76,22 +114,24 @@ function build(): Vocabulary {
   const titles = new PhraseMapBuilder<TitleEntry>();
   const titleKeys = new Map<string, TitleEntry>();
   const countedAs = new Map<string, string[]>();
+  const countsAs = new Map<string, readonly string[]>();
   for (const t of titlesData.titles as readonly { key: string; seniority: string | null; department: string | null; spellings: string[]; countsAs?: string[] }[]) {
     for (const k of t.countsAs ?? []) countedAs.set(k, [...(countedAs.get(k) ?? []), t.key]);
-    const entry: TitleEntry = {
-      key: t.key,
-      seniority: isSeniority(t.seniority) ? t.seniority : null,
-      department: t.department ?? null,
-      byRole: false,
-    };
+    if (t.countsAs !== undefined) countsAs.set(t.key, t.countsAs);
+    const seniority = isSeniority(t.seniority) ? t.seniority : null;
+    const department = t.department ?? null;
+    const entry: TitleEntry = { key: t.key, seniority, department, byRole: seniority !== null && ROLE_LEVELS.has(seniority) && department !== null && department !== 'executive' };
     titleKeys.set(t.key, entry);
     for (const s of t.spellings) titles.add(form(s), entry);
   }
   const departments = new PhraseMapBuilder<string>();
   const departmentIds = new Set<string>();
+  const industryIdSet = new Set(industriesData.industries.map((i) => i.id));
   for (const d of departmentsData.departments) {
     departmentIds.add(d.id);
-    departments.add(form(d.id.replace(/_/g, ' ')), d.id);
+    // An id that is also an industry's ('healthcare', 'education') is that industry's word in an
+    // audience ('C-suite in healthcare'); the department keeps its own words ('clinical', 'teaching').
+    if (!industryIdSet.has(d.id)) departments.add(form(d.id.replace(/_/g, ' ')), d.id);
     for (const p of [...d.titleNames, ...d.phrases]) departments.add(form(p), d.id);
   }
   for (const tpl of titlesData.templates) {
@@ -105,9 +145,28 @@ function build(): Vocabulary {
   }
   const standalone = new Set(titlesData.standaloneWords.words.map(form));
 
+  // The other languages come after English, so an English reading of a shared spelling wins.
+  for (const lang of LANGUAGE_VOCABULARIES) {
+    for (const [key, spellings] of Object.entries(lang.titles)) {
+      const entry = titleKeys.get(key);
+      check(entry !== undefined, `title key ${JSON.stringify(key)}`, lang.language);
+      for (const s of spellings) titles.add(form(s), entry!);
+    }
+    for (const [id, words] of Object.entries(lang.departments)) {
+      check(departmentIds.has(id), `department ${JSON.stringify(id)}`, lang.language);
+      for (const w of words) departments.add(form(w), id);
+    }
+  }
+
   const titleSeniorities = new PhraseMapBuilder<Seniority>();
   for (const [level, words] of Object.entries(senioritiesData.title)) {
     if (isSeniority(level)) for (const w of words) titleSeniorities.add(form(w), level);
+  }
+  for (const lang of LANGUAGE_VOCABULARIES) {
+    for (const [level, words] of Object.entries(lang.levels)) {
+      check(isSeniority(level), `level ${JSON.stringify(level)}`, lang.language);
+      for (const w of words ?? []) titleSeniorities.add(form(w), level as Seniority);
+    }
   }
   const audienceSeniorities = new PhraseMapBuilder<readonly Seniority[]>();
   for (const [word, levels] of Object.entries(senioritiesData.audience)) {
@@ -130,6 +189,8 @@ function build(): Vocabulary {
     for (const s of i.synonyms) industries.add(matchForm(s), i.id);
   }
 
+  const industryMembers = coveredIndustries(industriesData.industries as readonly { id: string; covers?: readonly string[] }[]);
+
   const companySizes = new PhraseMapBuilder<CompanySizeRange>();
   for (const [phrase, range] of Object.entries(sizesData.sizes)) {
     if (phrase !== '$comment' && typeof range === 'object') companySizes.add(matchForm(phrase), range);
@@ -137,10 +198,12 @@ function build(): Vocabulary {
 
   return {
     rewrites,
+    compounds: compoundParts(titles.map, departments.map, titleSeniorities.map),
     titles: titles.build(),
     standalone,
     titleKeys,
     countedAs,
+    countsAs,
     departments: departments.build(),
     departmentIds,
     titleSeniorities: titleSeniorities.build(),
@@ -148,8 +211,44 @@ function build(): Vocabulary {
     providerSeniorities,
     industries: industries.build(),
     industryIds,
+    industryMembers,
     companySizes: companySizes.build(),
   };
+}
+
+/** Each industry with what it covers, transitively; an unknown id in `covers` is a data error. */
+function coveredIndustries(rows: readonly { id: string; covers?: readonly string[] }[]): Map<string, readonly string[]> {
+  const direct = new Map(rows.map((r) => [r.id, r.covers ?? []] as const));
+  const out = new Map<string, readonly string[]>();
+  for (const r of rows) {
+    const seen = new Set<string>([r.id]);
+    const queue = [...(direct.get(r.id) ?? [])];
+    while (queue.length > 0) {
+      const id = queue.shift()!;
+      if (!direct.has(id)) throw new Error(`industries.json: ${r.id} covers an unknown industry ${JSON.stringify(id)}`);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      queue.push(...direct.get(id)!);
+    }
+    out.set(r.id, [...seen]);
+  }
+  return out;
+}
+
+/**
+ * The parts of compounds: heads are one-word levels and one-word titles or job nouns that carry a
+ * department; modifiers one-word department words (4 letters or more, so that no short word such
+ * as 'it' or 'pr' starts a split); known, every one-word phrase.
+ */
+function compoundParts(titleMap: ReadonlyMap<string, TitleEntry>, departmentMap: ReadonlyMap<string, string>, levelMap: ReadonlyMap<string, Seniority>): CompoundParts {
+  const oneWord = (k: string): boolean => !k.includes(' ');
+  const heads = new Set<string>([...levelMap.keys()].filter(oneWord));
+  for (const [k, e] of titleMap) if (oneWord(k) && e.department !== null) heads.add(k);
+  for (const k of departmentMap.keys()) if (oneWord(k)) heads.add(k);
+  const modifiers = new Set([...departmentMap.keys()].filter((k) => oneWord(k) && k.length >= 4));
+  const linking = [...new Set(LANGUAGE_VOCABULARIES.flatMap((l) => l.compounds?.linking ?? []).map((x) => fold(x)))].filter((x) => x !== '').sort((a, b) => b.length - a.length);
+  const known = new Set([...titleMap.keys(), ...departmentMap.keys(), ...levelMap.keys()].filter(oneWord));
+  return { heads, modifiers, linking, known };
 }
 
 let built: Vocabulary | undefined;

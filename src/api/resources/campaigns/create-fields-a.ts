@@ -42,7 +42,7 @@ export function campaignFieldsFromA(body: Body, accountId: string, config: Pick<
     targetUrl: body.target_url.trim(),
     brandId: brandIdOf(target),
     targetAudience: optionalText(body.target_audience),
-    ...audienceFields(optionalText(body.target_audience), filtersOfA(body.audience), 'audience.company_sizes'),
+    ...audienceFields(optionalText(body.target_audience), filtersOfA(body.audience), { companySizes: 'audience.company_sizes', seniorityMin: 'audience.seniority_min', seniorityMax: 'audience.seniority_max' }),
     budgetMaxDailyUsd: usd(budget.max_daily_usd),
     budgetMaxWeeklyUsd: usd(budget.max_weekly_usd),
     budgetMaxMonthlyUsd: usd(budget.max_monthly_usd),
@@ -75,11 +75,16 @@ function stepOfA(s: StepA): StepInput {
   };
 }
 
-/** Surface A's audience (snake_case) as AudienceFilters: only company_sizes is named differently. */
+/** Surface A's audience (snake_case) as AudienceFilters: company_sizes and the seniority range are named differently. */
 function filtersOfA(audience: Body['audience']): AudienceFilters | undefined {
   if (audience === undefined) return undefined;
-  const { company_sizes: companySizes, ...rest } = audience;
-  return companySizes === undefined ? rest : { ...rest, companySizes };
+  const { company_sizes: companySizes, seniority_min: seniorityMin, seniority_max: seniorityMax, ...rest } = audience;
+  return {
+    ...rest,
+    ...(companySizes === undefined ? {} : { companySizes }),
+    ...(seniorityMin === undefined ? {} : { seniorityMin }),
+    ...(seniorityMax === undefined ? {} : { seniorityMax }),
+  };
 }
 
 function minutesOf(hhmm: string): number {

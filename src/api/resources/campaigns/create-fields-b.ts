@@ -28,7 +28,7 @@ export function campaignFieldsFromB(body: Body, accountId: string): { fields: Ne
     targetUrl: body.brandUrl.trim(),
     brandId: brandIdOf(site),
     targetAudience: optionalText(body.targetAudience),
-    ...audienceFields(optionalText(body.targetAudience), body.audience, 'audience.companySizes'),
+    ...audienceFields(optionalText(body.targetAudience), body.audience, { companySizes: 'audience.companySizes', seniorityMin: 'audience.seniorityMin', seniorityMax: 'audience.seniorityMax' }),
     targetOutcome: optionalText(body.targetOutcome),
     valueForTarget: optionalText(body.valueForTarget),
     budgetMaxDailyUsd: usd(body.maxBudgetDailyUsd),

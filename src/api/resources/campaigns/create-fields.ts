@@ -1,3 +1,4 @@
+import { rangeProblem } from '../../../campaigns/audience/filters-schema';
 import { companyDomain, siteUrl } from '../../../companies/site-url';
 import { ScrapeError } from '../../../companies/scrape-error';
 import type { NewCampaign } from '../../../campaigns/campaign-repository';
@@ -87,13 +88,17 @@ export const usd = (v: number | undefined): string | null => (v === undefined ? 
 
 /**
  * The audience columns of a campaign from the request's text and filters (see
- * audienceOfCampaign: the filters win, text alone is parsed, neither is all_leads). `field` names
- * the filters in the surface's casing for the 400 of a size range whose min exceeds its max.
+ * audienceOfCampaign: the filters win, text alone is parsed, neither is all_leads). `names` spells
+ * the range members in the surface's casing for the 400 of a size range whose min exceeds its max
+ * or a seniority range upside down.
  */
-export function audienceFields(text: string | null, filters: AudienceFilters | undefined, field: string): Pick<NewCampaign, 'audienceFilters' | 'audienceSource'> {
-  (filters?.companySizes ?? []).forEach((r, i) => {
-    if (r.min !== undefined && r.max !== undefined && r.min > r.max) throw badRequest(`${field}[${i}]: min must not exceed max`);
-  });
+export function audienceFields(
+  text: string | null,
+  filters: AudienceFilters | undefined,
+  names: { companySizes: string; seniorityMin: string; seniorityMax: string },
+): Pick<NewCampaign, 'audienceFilters' | 'audienceSource'> {
+  const problem = filters === undefined ? null : rangeProblem(filters, names);
+  if (problem !== null) throw badRequest(problem);
   const audience = audienceOfCampaign(text, filters);
   return { audienceFilters: audience.filters, audienceSource: audience.source };
 }

@@ -21,11 +21,16 @@ const iso = (t: Date | null): string | null => (t === null ? null : t.toISOStrin
 
 type FiltersA = NonNullable<Static<typeof CampaignA>['audience']['filters']>;
 
-/** Stored filters (camelCase) in Surface A's casing: only companySizes is named differently. */
+/** Stored filters (camelCase) in Surface A's casing: companySizes and the seniority range are named differently. */
 function filtersA(f: AudienceFilters | null): FiltersA | null {
   if (f === null) return null;
-  const { companySizes, ...rest } = f as FiltersA & { companySizes?: FiltersA['company_sizes'] };
-  return companySizes === undefined ? rest : { ...rest, company_sizes: companySizes };
+  const { companySizes, seniorityMin, seniorityMax, ...rest } = f as FiltersA & Pick<AudienceFilters, 'seniorityMin' | 'seniorityMax'> & { companySizes?: FiltersA['company_sizes'] };
+  return {
+    ...rest,
+    ...(companySizes === undefined ? {} : { company_sizes: companySizes }),
+    ...(seniorityMin === undefined ? {} : { seniority_min: seniorityMin }),
+    ...(seniorityMax === undefined ? {} : { seniority_max: seniorityMax }),
+  };
 }
 
 /** Minutes after midnight as HH:MM (1440 is 24:00, the end of the day). */

@@ -3,6 +3,7 @@ import { MAX_AUDIENCE_TEXT_LENGTH } from '../../../campaigns/audience/parse-text
 import { customFilterSchema, dottedCustomMembers, MAX_CUSTOM_FILTER_NAMES } from '../../../campaigns/audience/filters-schema';
 import { AUDIENCE_SOURCES } from '../../../campaigns/audience/types';
 import { CAMPAIGN_STATUSES } from '../../../db/models/campaign';
+import { DEPARTMENT_IDS } from '../../../leads/profile/departments';
 import { SENIORITIES } from '../../../leads/profile/types';
 import { NOT_BLANK, Timestamp } from '../../http/common-schemas';
 import { StringEnum } from '../string-enum';
@@ -152,10 +153,22 @@ export function AudienceFiltersSchema<C extends Casing>(casing: C, bounded: bool
     casing,
     {
       titles: List(Value(), 'Job titles as written ("CTO", "VP of Engineering"), matched with their synonyms.'),
-      seniorities: List(StringEnum(SENIORITIES), `Seniority levels: ${SENIORITIES.join(', ')}.`),
-      departments: List(Value(), 'Departments (engineering, marketing, sales, people, finance, ...).'),
-      locations: List(Value(), 'Countries (name or ISO code), regions (DACH, Nordics, EU, EMEA) or cities.'),
-      industries: List(Value(), 'Industries by name or synonym ("fintech", "SaaS").'),
+      seniorities: List(StringEnum(SENIORITIES), `Seniority levels, highest first: ${SENIORITIES.join(', ')}.`),
+      seniority_min: Type.Optional(
+        StringEnum(SENIORITIES, {
+          description:
+            'The lowest level taken: "vp" is VP-level and above (vp, c_level), "director" every leader (director, head, vp, c_level). With seniority_max, a range; one filter with seniorities (a lead in either is in).',
+        }),
+      ),
+      seniority_max: Type.Optional(
+        StringEnum(SENIORITIES, { description: 'The highest level taken ("manager": manager, senior, entry). seniority_min must not be above seniority_max.' }),
+      ),
+      departments: List(
+        Value(),
+        `Functions, by department id (${DEPARTMENT_IDS.join(', ')}) or any word for one ("HR", "Finanzen"). Separate from the level: "finance leaders" is departments ["finance"] with seniority_min "director".`,
+      ),
+      locations: List(Value(), 'Countries (name in English or its own language, or ISO code), regions (DACH, Nordics, EU, EMEA, West Coast), US states and Canadian provinces ("Texas", "ON", "US-CA") or cities ("Munich", "München", "Munich, DE").'),
+      industries: List(Value(), 'Industries by id, name or synonym ("fintech", "SaaS"); an umbrella takes what it covers ("e-commerce": online and mail-order retail; "healthcare": hospitals, clinics, medical devices, ...).'),
       company_sizes: List(
         Type.Object({ min: Employees, max: Employees }, { additionalProperties: false, minProperties: 1, description: 'Employees, both ends inclusive; an open end is left out.' }),
       ),
