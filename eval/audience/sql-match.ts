@@ -1,8 +1,9 @@
 /**
  * The service's own matcher for the evaluation: a throwaway PostgreSQL (temporary data directory,
- * free port), migrated to the latest schema, with one account whose leads are the evaluation pool
- * stored through the import write path (insertNewLeads, so each profile is computed exactly as at
- * import). Phrases are then matched by findMatchingLeads, the statement campaigns run.
+ * free port), migrated to the latest schema, with one account per pool (set 1, and set 2's tuning
+ * and frozen parts) whose leads are stored through the import write path (insertNewLeads, so each
+ * profile is computed exactly as at import). Phrases are then matched by findMatchingLeads, the
+ * statement campaigns run, within the pool's account only.
  */
 import type { Sequelize } from 'sequelize';
 import { AccountService } from '../../src/accounts/account-service';
@@ -23,6 +24,8 @@ export interface PoolLead {
   readonly company: string | null;
   readonly title: string | null;
   readonly country: string | null;
+  /** State or province as the export writes it (set 2); absent in set 1. */
+  readonly state?: string | null;
   readonly city: string | null;
   readonly industry: string | null;
   readonly company_size: string | null;
@@ -44,17 +47,16 @@ const toInput = (l: PoolLead): LeadInput => ({
   companyDomain: null,
   industry: l.industry,
   city: l.city,
-  state: null,
+  state: l.state ?? null,
   country: l.country,
   linkedinUrl: null,
   phone: null,
   companySize: l.company_size,
 });
 
-async function load(sequelize: Sequelize, leads: readonly PoolLead[]): Promise<{ accountId: string; poolIdByLeadId: Map<string, string> }> {
-  initModels(sequelize);
-  await migrateUp(sequelize);
-  const { account } = await new AccountService(sequelize).createAccount('Audience evaluation', 'free');
+/** Stores a pool as a new account's leads; returns the account and the pool's ids by stored lead id. */
+async function load(sequelize: Sequelize, name: string, leads: readonly PoolLead[]): Promise<{ accountId: string; poolIdByLeadId: Map<string, string> }> {
+  const { account } = await new AccountService(sequelize).createAccount(name, 'free');
   const accountId = account.id;
   const inputs = leads.map(toInput);
   const poolIdByEmail = new Map(leads.map((l, i) => [inputs[i]!.email, l.id] as const));
@@ -77,8 +79,15 @@ async function load(sequelize: Sequelize, leads: readonly PoolLead[]): Promise<{
   return { accountId, poolIdByLeadId };
 }
 
-/** Starts PostgreSQL and stores the pool; on any failure on the way, everything started is stopped again. */
-export async function startSqlPool(leads: readonly PoolLead[]): Promise<SqlPool> {
+export interface SqlDatabase {
+  /** Stores a pool as one more account's leads; its matcher sees that account only. */
+  loadPool(name: string, leads: readonly PoolLead[]): Promise<SqlPool['match']>;
+  /** Closes the connections, stops PostgreSQL and removes its data directory. */
+  close(): Promise<void>;
+}
+
+/** Starts PostgreSQL and migrates it; on any failure on the way, everything started is stopped again. */
+export async function startSqlDatabase(): Promise<SqlDatabase> {
   const pg: TestPostgres = await startTestPostgres();
   let sequelize: Sequelize | undefined;
   const close = async (): Promise<void> => {
@@ -91,18 +100,33 @@ export async function startSqlPool(leads: readonly PoolLead[]): Promise<SqlPool>
   try {
     sequelize = createSequelize({ url: pg.url, poolMax: 4 });
     const db = sequelize;
-    const { accountId, poolIdByLeadId } = await load(db, leads);
-    const order = new Map(leads.map((l, i) => [l.id, i] as const));
+    initModels(db);
+    await migrateUp(db);
     return {
-      match: async (criteria) => {
-        const found = await findMatchingLeads(db, accountId, criteria, { limit: leads.length + 1 });
-        if (found.length > leads.length) throw new Error('more leads matched than the pool holds');
-        return found.map((l) => poolIdByLeadId.get(l.id)!).sort((a, b) => order.get(a)! - order.get(b)!);
+      loadPool: async (name, leads) => {
+        const { accountId, poolIdByLeadId } = await load(db, name, leads);
+        const order = new Map(leads.map((l, i) => [l.id, i] as const));
+        return async (criteria) => {
+          const found = await findMatchingLeads(db, accountId, criteria, { limit: leads.length + 1 });
+          if (found.length > leads.length) throw new Error('more leads matched than the pool holds');
+          return found.map((l) => poolIdByLeadId.get(l.id)!).sort((a, b) => order.get(a)! - order.get(b)!);
+        };
       },
       close,
     };
   } catch (err) {
     await close().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** One pool in its own database (the single-pool form of startSqlDatabase). */
+export async function startSqlPool(leads: readonly PoolLead[]): Promise<SqlPool> {
+  const db = await startSqlDatabase();
+  try {
+    return { match: await db.loadPool('Audience evaluation', leads), close: db.close };
+  } catch (err) {
+    await db.close().catch(() => undefined);
     throw err;
   }
 }
