@@ -297,7 +297,7 @@ export const audiencePlanScenario: Scenario = {
       }
       const BARE_SQL = `SELECT l.id, l.email FROM leads l
         WHERE l.account_id = $1
-          AND (l.title_key = ANY($2::text[]) OR (l.seniority = $3 AND l.department = $4))
+          AND (l.title_keys && $2::text[] OR (l.seniority = $3 AND l.department = $4))
           AND l.country_code = ANY($5::text[])
           AND l.industry_id = ANY($6::text[])
           AND l.bounced_at IS NULL AND l.unsubscribed_at IS NULL

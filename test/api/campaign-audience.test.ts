@@ -158,4 +158,40 @@ describe('campaign audiences on create and GET (both surfaces)', () => {
     const [row] = await t.db.sequelize.query<{ n: number }>('SELECT count(*)::int AS n FROM campaigns WHERE account_id = $1', { bind: [other], type: QueryTypes.SELECT });
     expect(row!.n).to.equal(0);
   });
+
+  it('a level range: Surface A takes seniority_min and seniority_max and shows them back, B seniorityMin and seniorityMax', async () => {
+    const a = await createA({ audience: { departments: ['finance'], seniority_min: 'director', seniority_max: 'vp' } });
+    expect(a.audience.filters).to.deep.equal({ departments: ['finance'], seniority_min: 'director', seniority_max: 'vp' });
+    expect((await getA(a.id)).body.audience.filters).to.deep.equal({ departments: ['finance'], seniority_min: 'director', seniority_max: 'vp' });
+    expect((await getB(a.id)).body.audience.filters).to.deep.equal({ departments: ['finance'], seniorityMin: 'director', seniorityMax: 'vp' });
+    const b = await createB({ audience: { seniorityMin: 'vp' } });
+    expect(b.audience.filters).to.deep.equal({ seniorityMin: 'vp' });
+
+    const cases: Array<[(body: unknown) => Promise<JsonResponse<{ error?: string }>>, Record<string, unknown>, RegExp]> = [
+      [postA, { seniority_min: 'vp', seniority_max: 'manager' }, /audience\.seniority_min \(vp\) must not be above audience\.seniority_max \(manager\)/],
+      [postA, { seniority_min: 'boss' }, /audience\.seniority_min/],
+      [postA, { seniorityMin: 'vp' }, /unknown field "seniorityMin"/],
+      [postB, { seniority_min: 'vp' }, /unknown field "seniority_min"/],
+      [postB, { seniorityMin: 'director', seniorityMax: 'senior' }, /audience\.seniorityMin \(director\) must not be above audience\.seniorityMax \(senior\)/],
+    ];
+    for (const [post, audience, message] of cases) {
+      const res = post === postA ? await postA({ mcp: 'sales_outreach', target_url: TARGET, audience }) : await postB({ name: 'X', brandUrl: TARGET, audience });
+      expect(res.status, JSON.stringify(audience)).to.equal(400);
+      expect(res.body.error, JSON.stringify(audience)).to.match(message);
+    }
+  });
+
+  it("POST /v1/audiences/preview explains a lead against a campaign's stored audience, on the campaign's own words", async () => {
+    const c = await createB({ targetAudience: 'IT leaders in Germany' });
+    const list = await request<{ leads: Array<{ id: string; email: string; title: string | null }> }>(`${t.api.baseUrl}/v1/leads?perPage=100`, { headers: surfaceB(key) });
+    const lead = list.body.leads.find((l) => l.title !== null)!;
+    const res = await request<{ source: string; filters: unknown; explanation: { checks: Array<{ filter: string; wanted: string }> } }>(`${t.api.baseUrl}/v1/audiences/preview`, {
+      method: 'POST',
+      headers: { ...surfaceB(key), 'content-type': 'application/json' },
+      body: JSON.stringify({ campaignId: c.id, leadId: lead.id }),
+    });
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body).to.deep.include({ source: 'parser', filters: { departments: ['it'], seniorityMin: 'director', locations: ['germany'] } });
+    expect(res.body.explanation.checks[0]).to.include({ filter: 'role', wanted: 'it leaders' });
+  });
 });

@@ -12,7 +12,7 @@ describe("an audience as Apollo's people-search parameters", () => {
     expect(paramsOf(parsed.filters)).to.deep.equal({
       person_titles: ['CTO', 'Chief Technology Officer', 'VP of Engineering', 'Vice President of Engineering'],
       person_locations: ['Germany'],
-      q_organization_keyword_tags: ['fintech', 'financial services'],
+      q_organization_keyword_tags: ['fintech'],
     });
   });
 
@@ -56,6 +56,18 @@ describe("an audience as Apollo's people-search parameters", () => {
     expect(p).to.deep.equal({ person_titles: ['CTO', 'Chief Technology Officer'] });
     // A title with a seniority and a department-only title: no title parameter at all (an OR Apollo's titles cannot say).
     expect(paramsOf({ titles: ['directors', 'CTO'] })).to.not.have.property('person_titles');
+  });
+
+  it('a role family goes as its levels, a level range as its levels, states as "State, US", an umbrella as its members', () => {
+    expect(paramsOf(parseAudienceText('finance leaders in Texas').filters)).to.deep.equal({
+      person_seniorities: ['owner', 'founder', 'c_suite', 'partner', 'vp', 'head', 'director'],
+      person_locations: ['Texas, US'],
+    });
+    expect(paramsOf({ seniorityMin: 'vp', locations: ['Ontario', 'West Coast'] })).to.deep.equal({
+      person_seniorities: ['owner', 'founder', 'c_suite', 'partner', 'vp'],
+      person_locations: ['Ontario, CA', 'California, US', 'Oregon, US', 'Washington, US'],
+    });
+    expect(paramsOf({ industries: ['e-commerce'] })!.q_organization_keyword_tags).to.include.members(['e-commerce', 'online retail', 'mail-order retail']);
   });
 
   it('an audience that names nobody asks the provider nothing', () => {

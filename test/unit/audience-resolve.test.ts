@@ -51,7 +51,8 @@ describe('resolveAudience', () => {
   });
 
   it('accepts industry names and synonyms', () => {
-    expect(resolveAudience({ industries: ['Financial Services', 'fintech'] }).industryIds).to.deep.equal(['fintech']);
+    expect(resolveAudience({ industries: ['fintech'] }).industryIds).to.deep.equal(['fintech']);
+    expect(resolveAudience({ industries: ['Financial Services'] }).industryIds).to.have.members(['financial_services', 'fintech', 'banking', 'insurance', 'investment']);
     expect(resolveAudience({ industries: ['Computer Software', 'SaaS'] }).industryIds).to.deep.equal(['saas']);
   });
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { leadProfile } from '../../src/leads/profile/lead-profile';
-import { companySizeLowerEnd } from '../../src/leads/profile/company-size';
+import { companySizeOf } from '../../src/leads/profile/company-size';
 import { countryCode } from '../../src/leads/profile/countries';
 import { findCity } from '../../src/leads/profile/cities';
 
@@ -49,7 +49,8 @@ describe('leadProfile', () => {
   });
 
   it('maps industries to the taxonomy', () => {
-    expect(leadProfile({ industry: 'Financial Services' }).industryId).to.equal('fintech');
+    expect(leadProfile({ industry: 'Financial Services' }).industryId).to.equal('financial_services');
+    expect(leadProfile({ industry: 'Property & Casualty Insurance' }).industryId).to.equal('insurance');
     expect(leadProfile({ industry: 'Computer Software' }).industryId).to.equal('saas');
     expect(leadProfile({ industry: 'Hospital & Health Care' }).industryId).to.equal('hospitals');
     // The most specific reading, a member before its umbrella.
@@ -60,13 +61,15 @@ describe('leadProfile', () => {
     expect(leadProfile({ industry: 'Underwater basket weaving' }).industryId).to.equal(null);
   });
 
-  it('reads a company size as its lower end', () => {
-    expect(companySizeLowerEnd('51-200')).to.equal(51);
-    expect(companySizeLowerEnd('1,000')).to.equal(1000);
-    expect(companySizeLowerEnd('10001+')).to.equal(10001);
-    expect(companySizeLowerEnd('1,001-5,000')).to.equal(1001);
-    expect(companySizeLowerEnd(250)).to.equal(250);
-    expect(companySizeLowerEnd('unknown')).to.equal(null);
+  it("reads a company size as its band's middle, an open band's lower end, or the count", () => {
+    expect(companySizeOf('51-200')).to.equal(126);
+    expect(companySizeOf('1,000')).to.equal(1000);
+    expect(companySizeOf('10001+')).to.equal(10001);
+    expect(companySizeOf('1,001-5,000')).to.equal(3001);
+    expect(companySizeOf('1k-5k')).to.equal(3000);
+    expect(companySizeOf('201-500 employees')).to.equal(351);
+    expect(companySizeOf(250)).to.equal(250);
+    expect(companySizeOf('unknown')).to.equal(null);
   });
 
   it('gives all nulls (and no title keys) for an empty lead', () => {

@@ -14,7 +14,7 @@
  * `readAudienceText` (llm-reader.ts), whose filters replace the parser's when they are usable.
  */
 import { MATCH_NOBODY_KEYWORD } from '../../leads/profile/types';
-import { parseAudienceText } from './parse-text';
+import { parseAudienceText, sizeText } from './parse-text';
 import type { AudienceFilters, AudienceSource } from './types';
 import { foldDottedCustom } from './dotted-custom';
 
@@ -49,8 +49,11 @@ const LABELS: readonly [keyof AudienceFilters, string][] = [
   ['keywords', 'keywords'],
 ];
 
-const sizeText = (r: { readonly min?: number; readonly max?: number }): string =>
-  r.min !== undefined && r.max !== undefined ? `${r.min}-${r.max}` : r.min !== undefined ? `${r.min}+` : `up to ${r.max ?? 0}`;
+/** A level range in words: 'director or above', 'manager to vp', 'senior or below'. */
+export function levelRangeText(min: string | undefined, max: string | undefined): string {
+  if (min !== undefined && max !== undefined) return `${min} to ${max}`;
+  return min !== undefined ? `${min} or above` : `${max ?? ''} or below`;
+}
 
 /**
  * Why an audience matched no lead, naming what it asked for: "No lead of the account matches:
@@ -67,6 +70,7 @@ export function zeroMatchReason(audience: CampaignAudience, matched: number): st
     const shown = key === 'companySizes' ? (values as { min?: number; max?: number }[]).map(sizeText) : (values as string[]).filter((v) => v !== MATCH_NOBODY_KEYWORD);
     if (shown.length > 0) parts.push(`${label} ${shown.join(', ')}`);
   }
+  if (f.seniorityMin !== undefined || f.seniorityMax !== undefined) parts.push(`seniority ${levelRangeText(f.seniorityMin, f.seniorityMax)}`);
   for (const [name, values] of Object.entries(f.custom ?? {})) if (values.length > 0) parts.push(`custom.${name} ${values.join(', ')}`);
   if (parts.length === 0) return 'The audience names nobody: no filter or word of it describes a lead.';
   return `No lead of the account matches: ${parts.join('; ')}`;

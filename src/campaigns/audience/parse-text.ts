@@ -28,7 +28,8 @@
 import { findCity } from '../../leads/profile/cities';
 import { parseCount } from '../../leads/profile/company-size';
 import { countryByCode, countryByName, locationMaxWords, regionOf } from '../../leads/profile/countries';
-import { fold, matchWords } from '../../leads/profile/normalize';
+import { industryId, industryIdExact, industryMembers } from '../../leads/profile/industries';
+import { fold, isPluralList, matchWords, singular } from '../../leads/profile/normalize';
 import { subdivisionByCode, subdivisionByName, subdivisionMaxWords } from '../../leads/profile/subdivisions';
 import { SENIORITIES, type CompanySizeRange, type Seniority } from '../../leads/profile/types';
 import { vocabulary } from '../../leads/profile/vocabulary';
@@ -67,19 +68,24 @@ const STOP = new Set(
     'work working works employed based located headquartered hq operating active like such as e g eg etc only please target targeting reach find me ' +
     'company companies firm firms business businesses organization organizations organisation organisations org orgs sector sectors industry industries ' +
     'space vertical verticals market markets player players brand brands vendor vendors provider providers team teams level levels size sized ' +
-    'employee employees staff headcount fte on by within across into over than more less other also either both per via i we our my some')
+    'employee employees staff headcount fte on by within across into over than more less other also either both per via i we our my some ' +
+    'group groups institution institutions chain chains operator operators')
     .split(' '),
 );
 /** Connectors a phrase never starts or ends on ('of engineering', 'sales in'). */
 const EDGE = new Set(['a', 'an', 'the', 'and', 'or', 'of', 'in', 'at', 'for', 'with', 'from', 'to', 'who', 'that', 'by', 'on']);
+/** A connector, or a word of another language that carries nothing in a title ('des', 'für'): no phrase starts or ends on one. */
+function isEdge(word: string): boolean {
+  return EDGE.has(word) || vocabulary().rewrites.get(singular(word)) === '';
+}
 /** Words after which a phrase is most likely a location. */
-const WHERE = new Set(['in', 'from', 'within', 'across', 'based', 'located', 'throughout', 'around', 'near', 'headquartered', 'hq']);
+const WHERE = new Set(['in', 'within', 'across', 'based', 'located', 'throughout', 'around', 'near', 'headquartered', 'hq']);
 /** Place words that may follow the place they belong to ('Munich-based', 'Berlin headquartered'). */
 const POSTFIX_WHERE = new Set(['based', 'located', 'headquartered', 'hq']);
-/** Words after which a phrase is most likely a kind of company (or a company's name). */
-const COMPANY = new Set(['at', 'of', 'for', 'with', 'by']);
+/** Words after which a phrase is most likely a kind of company (or a company's name); 'from' too, a place being as easily read there. */
+const COMPANY = new Set(['at', 'of', 'for', 'with', 'by', 'from']);
 /** Nouns after which the phrase before them is a kind of company ('finance companies'). */
-const COMPANY_NOUNS = new Set(['company', 'companie', 'firm', 'business', 'organization', 'organisation', 'org', 'sector', 'industry', 'industrie', 'space', 'vertical', 'brand', 'vendor', 'provider', 'player', 'startup', 'agency', 'agencie', 'shop', 'store']);
+const COMPANY_NOUNS = new Set(['company', 'companie', 'firm', 'business', 'organization', 'organisation', 'org', 'sector', 'industry', 'industrie', 'space', 'vertical', 'brand', 'vendor', 'provider', 'player', 'startup', 'start', 'agency', 'agencie', 'shop', 'store', 'group', 'institution', 'chain', 'operator', 'house', 'enterprise']);
 /** Words that join two parts of one role family ('finance and HR leaders', 'heads of sales and marketing'). */
 const JOINERS = new Set(['and', 'or', 'of', 'in', 'for']);
 
@@ -130,8 +136,10 @@ interface Item {
   readonly size?: CompanySizeRange;
   /** A level word or range: the levels it names. */
   readonly levels?: readonly Seniority[];
-  /** A function. */
-  readonly department?: string;
+  /** The functions it names (one, or several for a word such as 'tech'). */
+  readonly departments?: readonly string[];
+  /** A function word that is also an industry's ('finance', 'tech', 'marketing'): after 'in' it may be either. */
+  readonly industryToo?: boolean;
   /** A title a role names (VP of Engineering: vp, engineering): it joins role families. */
   readonly role?: { readonly seniority: Seniority; readonly department: string };
 }
@@ -151,13 +159,13 @@ function candidatesAt(words: readonly string[], i: number, upper: ReadonlySet<st
   const max = Math.min(words.length - i, Math.max(v.titles.maxWords, v.departments.maxWords, v.industries.maxWords, locationMaxWords(), subdivisionMaxWords(), 4) + 2);
   for (let n = max; n >= 1; n--) {
     const span = words.slice(i, i + n);
-    if (n > 1 && (EDGE.has(span[0]!) || EDGE.has(span[n - 1]!))) continue;
+    if (n > 1 && (isEdge(span[0]!) || isEdge(span[n - 1]!))) continue;
     const text = span.join(' ');
     const tForm = matchWords(text, v.rewrites).join(' ');
     const plain = matchWords(text).join(' ');
-    if (v.titles.map.has(tForm) && (n > 1 || v.standalone.has(tForm) || v.titles.map.get(tForm)!.seniority !== null)) out.push({ kind: 'title', n });
+    if (v.titles.map.has(tForm) && (n > 1 || v.standalone.has(tForm) || v.titles.map.get(tForm)!.seniority !== null) && !isPluralList(span)) out.push({ kind: 'title', n });
     if (v.audienceSeniorities.map.has(tForm) || v.titleSeniorities.map.has(tForm) || /^levelrange\d+$/.test(text)) out.push({ kind: 'seniority', n });
-    if (v.departments.map.has(tForm)) out.push({ kind: 'department', n });
+    if (v.audienceDepartments.map.has(tForm) || v.departmentGroups.map.has(tForm)) out.push({ kind: 'department', n });
     if (regionOf(text) !== null || countryByName(text) !== null || subdivisionByName(text) !== null) out.push({ kind: 'location', n });
     else if (n === 1 && (upper.has(text) || context === 'where') && text.length <= 3 && !STOP.has(text) && (countryByCode(text) !== null || subdivisionByCode(text) !== null)) {
       out.push({ kind: 'location', n, fromCode: true });
@@ -264,7 +272,11 @@ function scan(clause: string, upper: ReadonlySet<string>, levelRanges: readonly 
     const text = words.slice(i, i + n).join(' ');
     const item: Item = { kind: chosen.kind, text, context, start: i, end: i + n, size: chosen.size };
     if (chosen.kind === 'seniority') items.push({ ...item, levels: levelsOf(text, levelRanges) });
-    else if (chosen.kind === 'department') items.push({ ...item, department: v.departments.map.get(matchWords(text, v.rewrites).join(' '))! });
+    else if (chosen.kind === 'department') {
+      const form = matchWords(text, v.rewrites).join(' ');
+      const departments = v.departmentGroups.map.get(form) ?? [v.audienceDepartments.map.get(form)!];
+      items.push({ ...item, departments, industryToo: cands.some((c) => c.kind === 'industry') });
+    }
     else if (chosen.kind === 'title') {
       const entry = v.titles.map.get(matchWords(text, v.rewrites).join(' '))!;
       const role = entry.byRole && entry.seniority !== null && entry.department !== null ? { seniority: entry.seniority, department: entry.department } : undefined;
@@ -303,10 +315,11 @@ function joined(words: readonly string[], a: Item, b: Item): boolean {
  * 'directors and VPs of engineering', 'leaders in finance'). A function after 'in' or 'at' that
  * joins no family stays a filter of its own (`rest`): 'anyone in finance', 'CTOs in finance'.
  */
-function families(items: readonly Item[], words: readonly string[]): { families: Family[]; rest: Item[] } {
+function families(items: readonly Item[], words: readonly string[]): { families: Family[]; rest: Item[]; industries: Item[] } {
   type Draft = Family & { readonly start: number; readonly last: Item };
   const out: Draft[] = [];
   const rest: Item[] = [];
+  const industries: Item[] = [];
   for (const item of items) {
     const prev = out[out.length - 1];
     if (item.kind === 'title' && item.role === undefined) {
@@ -319,9 +332,19 @@ function families(items: readonly Item[], words: readonly string[]): { families:
         : item.kind === 'seniority'
           ? { departments: [], levels: [...(item.levels ?? [])] }
           : item.kind === 'department'
-            ? { departments: [item.department!], levels: [] }
+            ? { departments: [...item.departments!], levels: [] }
             : null;
     if (piece === null) continue;
+    if (item.kind === 'department' && item.context !== 'who') {
+      // After 'in' or 'at' a function joins only levels before it ('leaders in finance'); a word that
+      // is an industry's too is that industry when people were named before it ('designers in
+      // tech', 'CTOs in finance'), else a function of its own ('anyone in finance').
+      const levelsBefore = prev !== undefined && !prev.exact && prev.departments.length === 0 && joined(words, prev.last, item);
+      if (!levelsBefore) {
+        (item.industryToo === true && out.length > 0 ? industries : rest).push(item);
+        continue;
+      }
+    }
     const canJoin = prev !== undefined && !prev.exact && joined(words, prev.last, item);
     const compatible =
       canJoin &&
@@ -340,10 +363,9 @@ function families(items: readonly Item[], words: readonly string[]): { families:
         start: prev.start,
         last: item,
       };
-    } else if (item.kind === 'department' && item.context !== 'who') rest.push(item);
-    else out.push({ text: item.text, ...piece, exact: false, start: item.start, last: item });
+    } else out.push({ text: item.text, ...piece, exact: false, start: item.start, last: item });
   }
-  return { families: out.map(({ start: _s, last: _l, ...f }) => f), rest };
+  return { families: out.map(({ start: _s, last: _l, ...f }) => f), rest, industries };
 }
 
 const sameDepartments = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((d) => b.includes(d));
@@ -372,7 +394,7 @@ interface Collected {
 
 function collect(scanned: Scan, exclusion: boolean): Collected {
   const c: Collected = { titles: [], departments: [], levels: {}, locations: [], industries: [], sizes: [], keywords: [], readings: [] };
-  const { families: fams, rest } = families(scanned.items, scanned.words);
+  const { families: fams, rest, industries: fromFunctions } = families(scanned.items, scanned.words);
   // Separate function and level filters when every family has the same levels and none is an
   // exact title (and, when some name functions, all do); otherwise each family is a title.
   const flat =
@@ -408,14 +430,40 @@ function collect(scanned: Scan, exclusion: boolean): Collected {
   }
   for (const item of rest) {
     // A function no family takes ('anyone in finance'): a filter of its own, AND with the rest.
-    c.departments.push(item.department!);
-    c.readings.push({ text: item.text, member: exclusion ? 'exclude' : 'departments', values: [item.department!] });
+    c.departments.push(...item.departments!);
+    c.readings.push({ text: item.text, member: exclusion ? 'exclude' : 'departments', values: [...item.departments!] });
   }
+  for (const item of fromFunctions) {
+    c.industries.push(item.text);
+    c.readings.push({ text: item.text, member: exclusion ? 'exclude' : 'industries', values: [item.text] });
+  }
+  const redundant = umbrellasBesideMembers([...scanned.items.filter((i) => i.kind === 'industry'), ...fromFunctions]);
+  c.industries = c.industries.filter((t) => !redundant.has(t));
+  c.readings = c.readings.filter((r) => r.member !== 'industries' || !redundant.has(r.text));
   for (const u of scanned.unknown) {
     c.keywords.push(u.text);
     c.readings.push({ text: u.text, member: exclusion ? 'exclude' : 'keywords', values: [u.text] });
   }
   return c;
+}
+
+/**
+ * The industries that are an umbrella named right after one of its members ('machinery
+ * manufacturers' is machinery, not every manufacturer): there the umbrella is the head noun of the
+ * phrase, not an industry of its own. Not so apart ('retail and e-commerce' is both).
+ */
+function umbrellasBesideMembers(items: readonly Item[]): Set<string> {
+  const idOf = (t: string): string | null => industryIdExact(t) ?? industryId(t);
+  const out = new Set<string>();
+  for (const a of items) {
+    for (const b of items) {
+      if (a.end !== b.start) continue;
+      const member = idOf(a.text);
+      const umbrella = idOf(b.text);
+      if (member !== null && umbrella !== null && member !== umbrella && industryMembers(umbrella).includes(member)) out.add(b.text);
+    }
+  }
+  return out;
 }
 
 /** A size range in words ("50-200", "1000+", "up to 49"). */

@@ -8,6 +8,7 @@
  * It never widens to everyone: text of only stop words, or filters that name nobody, match no lead
  * and say why.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { InvalidInputError, NotFoundError } from '../../errors/domain-errors';
 import { ALL_LEADS } from '../../leads/criteria-sql';
@@ -104,7 +105,8 @@ async function campaignAudience(sequelize: Sequelize, accountId: string, campaig
   if (row === undefined) throw new NotFoundError('campaign');
   const audience = storedAudience(row.audience_filters, row.audience_source);
   const again = audience.source === 'parser' && row.target_audience !== null ? parseAudienceText(row.target_audience.trim()) : null;
-  const same = again !== null && JSON.stringify(again.filters) === JSON.stringify(audience.filters);
+  // jsonb does not keep the order of members: compared as values.
+  const same = again !== null && isDeepStrictEqual(again.filters, audience.filters);
   return { filters: audience.filters, source: audience.source, unrecognised: same ? again.unrecognised : [], readings: same ? again.readings : [] };
 }
 

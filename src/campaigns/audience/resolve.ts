@@ -11,7 +11,7 @@ import { findCity, isCityAlias } from '../../leads/profile/cities';
 import { countryByCode, countryByName, regionOf } from '../../leads/profile/countries';
 import { industryId, industryIdExact, industryMembers } from '../../leads/profile/industries';
 import { subdivisionByCode, subdivisionByName, subdivisionOfCity } from '../../leads/profile/subdivisions';
-import { fold } from '../../leads/profile/normalize';
+import { fold, isPluralList } from '../../leads/profile/normalize';
 import { departmentIn, titleWords } from '../../leads/profile/titles';
 import { MATCH_NOBODY_KEYWORD, SENIORITIES, type CompanySizeRange, type CustomFieldCondition, type LeadCriteria, type Seniority } from '../../leads/profile/types';
 import { longestAt, vocabulary, type Vocabulary } from '../../leads/profile/vocabulary';
@@ -56,9 +56,10 @@ function readWords(words: readonly string[], v: Vocabulary): TitleResolution {
   for (let i = 0; i < words.length; ) {
     const aud = longestAt(v.audienceSeniorities, words, i);
     const tit = longestAt(v.titleSeniorities, words, i);
+    const group = longestAt(v.departmentGroups, words, i);
     const dep = longestAt(v.departments, words, i);
     const key = longestAt(v.titles, words, i);
-    const best = [aud, tit, dep, key].reduce((a, b) => (b !== undefined && (a === undefined || b.end > a.end) ? b : a), undefined as { end: number } | undefined);
+    const best = [aud, tit, group, dep, key].reduce((a, b) => (b !== undefined && (a === undefined || b.end > a.end) ? b : a), undefined as { end: number } | undefined);
     if (best === undefined) {
       if (!TITLE_NOISE.has(words[i]!)) unknown.push(words[i]!);
       i++;
@@ -71,6 +72,8 @@ function readWords(words: readonly string[], v: Vocabulary): TitleResolution {
       for (const s of aud.value) seniorities.add(s);
     } else if (best === tit && tit !== undefined) {
       seniorities.add(tit.value);
+    } else if (best === group && group !== undefined) {
+      for (const d of group.value) if (!departments.includes(d)) departments.push(d);
     } else if (best === dep && dep !== undefined) {
       if (!departments.includes(dep.value)) departments.push(dep.value);
     } else if (key !== undefined) {
@@ -133,7 +136,7 @@ export function resolveTitle(title: string): TitleResolution {
   }
   const words = titleWords(title, v);
   if (words.length === 0) return { titleKeys: [], roles: [], unknown: [] };
-  const entry = v.titles.map.get(words.join(' '));
+  const entry = isPluralList(fold(title).split(' ')) ? undefined : v.titles.map.get(words.join(' '));
   if (entry !== undefined) {
     return { titleKeys: [entry.key], roles: entry.byRole ? [{ seniority: entry.seniority, department: entry.department }] : [], unknown: [] };
   }

@@ -10,10 +10,15 @@
  *   to Apollo's own title matching. Left out when a title resolved to a seniority alone (then
  *   `person_seniorities` carries it) or to a department alone, which Apollo's titles cannot say.
  * - `person_seniorities`: ours mapped onto Apollo's values (c_level: owner, founder, c_suite,
- *   partner, since our C-level counts founders, owners and managing partners; entry: entry, intern).
+ *   partner, since our C-level counts founders, owners and managing partners; entry: entry, intern);
+ *   a level range ("VP-level and above") is its levels. A role family given as separate filters
+ *   ("finance leaders": departments finance, seniorityMin director) goes as its seniorities alone:
+ *   Apollo's titles would miss the titles written in other languages ("Leiterin Finanzen"), and
+ *   the function is checked locally.
  * - `person_locations`: countries by their English name (regions are already expanded to their
- *   countries by the resolver), cities by name. The person's location, not the company's
- *   headquarters: a lead's country and city are the person's, and that is what the matcher reads.
+ *   countries, or states, by the resolver), states and provinces as "Texas, US", cities by name. The
+ *   person's location, not the company's headquarters: a lead's country, state and city are the
+ *   person's, and that is what the matcher reads.
  * - `q_organization_keyword_tags`: each industry by the parts of its taxonomy name ("Fintech and
  *   financial services": "fintech", "financial services"); Apollo's industry filter takes its
  *   internal tag ids, not names.
@@ -22,6 +27,7 @@
  * - `q_keywords`: the keyword when there is exactly one; Apollo reads several words in one
  *   string together, while the audience takes any of them, so several are matched locally only.
  * - Exclusions and departments have no parameter: they are applied locally after the search.
+ * - Umbrella industries are already expanded to what they cover: each member's tags are sent.
  * - Custom fields (`custom`, `exclude.custom`) are the account's own import columns, which Apollo
  *   knows nothing of: no parameter either, applied locally after the search like departments. A
  *   provider's person brings no custom fields, so only people the account already imported with
@@ -32,6 +38,7 @@ import departmentsData from '../profile/vocabulary/departments.json';
 import industriesData from '../profile/vocabulary/industries.json';
 import titlesData from '../profile/vocabulary/titles.json';
 import { MATCH_NOBODY_KEYWORD, type CompanySizeRange, type LeadCriteria, type Seniority } from '../profile/types';
+import { subdivisionByIsoCode } from '../profile/subdivisions';
 import { vocabulary } from '../profile/vocabulary';
 import type { ApolloSearchQuery } from './types';
 
@@ -175,6 +182,12 @@ export function countryName(code: string): string | null {
   return typeof names === 'string' ? names : (names[0] ?? null);
 }
 
+/** A state or province as Apollo's location filter writes one ("Texas, US"). */
+export function subdivisionLocation(code: string): string | null {
+  const s = subdivisionByIsoCode(code);
+  return s === null ? null : `${s.name}, ${s.country}`;
+}
+
 function cityName(city: string): string {
   return city
     .split(/(\s+|-)/)
@@ -211,6 +224,7 @@ export function apolloAudienceParams(criteria: LeadCriteria): ApolloAudiencePara
   } = { ...titleParams(criteria) };
   const locations = uniqueCi([
     ...criteria.countryCodes.map(countryName).filter((n): n is string => n !== null),
+    ...(criteria.subdivisions ?? []).map(subdivisionLocation).filter((n): n is string => n !== null),
     ...criteria.cities.map((c) => cityName(c.city)),
   ]);
   if (locations.length > 0) out.person_locations = locations;

@@ -8,7 +8,8 @@ import { longestAt, vocabulary, type PhraseHit } from './vocabulary';
 /**
  * The industry id a label names: exactly, else its longest synonym anywhere in it, a member before
  * the umbrella that covers it when both are as long ('Retail - Online' is online_retail, not
- * retail), else the leftmost.
+ * retail), else the rightmost: an English label ends on what the company is ('Property & Casualty
+ * Insurance' is an insurer, 'Healthcare Staffing' a staffing firm).
  */
 export function industryId(label: string | null | undefined): string | null {
   if (label === null || label === undefined) return null;
@@ -21,10 +22,14 @@ export function industryId(label: string | null | undefined): string | null {
   for (let i = 0; i < words.length; i++) {
     const hit = longestAt(v.industries, words, i);
     if (hit === undefined) continue;
-    const longer = best === undefined || hit.end - hit.start > best.end - best.start;
-    const sameLength = best !== undefined && hit.end - hit.start === best.end - best.start;
-    const narrower = sameLength && best!.value !== hit.value && (v.industryMembers.get(best!.value) ?? []).includes(hit.value);
-    if (longer || narrower) best = hit;
+    if (best === undefined || hit.end - hit.start > best.end - best.start) {
+      best = hit;
+      continue;
+    }
+    if (hit.end - hit.start < best.end - best.start || hit.value === best.value) continue;
+    // As long: a member before its umbrella, else the later one (unless that is the umbrella of the earlier).
+    const hitCoversBest = (v.industryMembers.get(hit.value) ?? []).includes(best.value);
+    if (!hitCoversBest) best = hit;
   }
   return best?.value ?? null;
 }

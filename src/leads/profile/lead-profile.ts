@@ -7,7 +7,7 @@
  * lead is in or out of an audience (src/campaigns/audience/explain.ts).
  */
 import { findCity, type CityMatch } from './cities';
-import { companySizeLowerEnd } from './company-size';
+import { companySizeOf } from './company-size';
 import { countryCode } from './countries';
 import { industryId } from './industries';
 import { fold, matchWords } from './normalize';
@@ -107,7 +107,7 @@ export function readLeadProfile(input: LeadProfileInput): ReadProfile {
       stateCode: place.stateCode,
       cityNorm: place.cityNorm,
       industryId: industryId(nonEmpty(input.industry)),
-      companySize: companySizeLowerEnd(input.companySize),
+      companySize: companySizeOf(input.companySize),
     },
     from: {
       seniority: seniority === null ? null : title.seniority !== null ? 'title' : 'seniority',

@@ -4,6 +4,8 @@
  */
 
 const COMBINING_MARKS = /[\u0300-\u036f]/g;
+/** French and Italian elisions: l', d', qu', dell', all', nell', dall', sull', un'. */
+const ELISION = /(?<![\p{L}\p{N}])(l|d|qu|dell|all|nell|dall|sull|un)['\u2019](?=\p{L})/gu;
 /** Letters NFD does not decompose. */
 const SPECIAL_LETTERS: Readonly<Record<string, string>> = { ß: 'ss', ø: 'o', æ: 'ae', œ: 'oe', đ: 'd', ł: 'l', þ: 'th', ı: 'i' };
 const SPECIAL_RE = /[ßøæœđłþı]/g;
@@ -20,6 +22,8 @@ export function fold(text: string): string {
   return s
     .replace(/&/g, ' and ')
     .replace(/(\w)\.(?=\w\.)|(\w)\.(?=\s|$)/g, '$1$2')
+    // An elided article or preposition is a word of its own ("directeur de l'usine", "dell'ufficio").
+    .replace(ELISION, '$1 ')
     .replace(/['\u2019`]/g, '')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
@@ -38,6 +42,8 @@ export function singular(word: string): string {
   if (n < 3 || word.charCodeAt(n - 1) !== 115 /* s */) return word;
   if (word.endsWith('ss') || word.endsWith('us') || word.endsWith('is')) return word;
   if (n > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  // 'businesses', 'boxes', 'coaches': the plural adds -es to a word that keeps its end.
+  if (n > 4 && /(?:sses|xes|ches|shes|zzes)$/.test(word)) return word.slice(0, -2);
   return word.slice(0, -1);
 }
 
@@ -64,4 +70,12 @@ export function matchWords(folded: string, rewrites?: Rewrites): string[] {
     else if (r !== '') for (const part of r.split(' ')) out.push(part);
   }
   return out;
+}
+
+/**
+ * Whether folded words list several people rather than name one combined title: a joining word
+ * and a plural ('founders and CEOs' is founders and CEOs; 'Founder & CEO' is one person).
+ */
+export function isPluralList(folded: readonly string[]): boolean {
+  return folded.some((w) => w === 'and' || w === 'or') && folded.some((w) => w !== 'and' && w !== 'or' && singular(w) !== w);
 }

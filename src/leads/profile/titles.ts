@@ -46,13 +46,30 @@ export function senioritiesIn(words: readonly string[], v: Vocabulary): Seniorit
   return best;
 }
 
-/** The department its leftmost (longest) department phrase names. */
+/** A level that only qualifies a job ('senior', 'entry') among the words, or null. */
+function modifierIn(words: readonly string[], v: Vocabulary): Seniority | null {
+  const level = senioritiesIn(words, v);
+  return level === 'senior' || level === 'entry' ? level : null;
+}
+
+/**
+ * The department its leftmost (longest) department phrase names; general management only when no
+ * other function is named ('Vice-président des ventes', 'Mitglied der Geschäftsleitung Vertrieb'
+ * are in sales).
+ */
 export function departmentIn(words: readonly string[], v: Vocabulary): string | null {
-  for (let i = 0; i < words.length; i++) {
+  let general: string | null = null;
+  for (let i = 0; i < words.length; ) {
     const hit = longestAt(v.departments, words, i);
-    if (hit !== undefined) return hit.value;
+    if (hit === undefined) {
+      i++;
+      continue;
+    }
+    if (hit.value !== 'executive') return hit.value;
+    general ??= hit.value;
+    i = hit.end;
   }
-  return null;
+  return general;
 }
 
 /** Shortest part of a compound: shorter words ('it', 'pr', 'vp') are too easily the end of another word. */
@@ -86,14 +103,32 @@ export function titleWords(text: string, v: Vocabulary = vocabulary()): string[]
   return words.some((w) => w.length >= 2 * MIN_PART && !v.compounds.known.has(w)) ? words.flatMap((w) => splitCompound(w, v.compounds)) : words;
 }
 
-/** A known spelling of two or more words, or a standalone word, inside the title's words. */
-function inside(words: readonly string[], v: Vocabulary): TitleEntry | undefined {
+/**
+ * Words that make a title another job: a Deputy CEO is not the CEO (nor is a Stellvertretende
+ * Geschäftsführerin); a stand-in for a C-level title ranks as a VP. A deputy head is still a head.
+ */
+const STANDS_IN_FOR = new Set(['deputy', 'stellvertretend', 'stellvertretende', 'stellvertretender', 'stv', 'stellv', 'adjoint', 'adjointe', 'adjunto', 'adjunta', 'vice', 'vize', 'wice', 'vicedirector', 'subdirector', 'subdirectora', 'vicedirettore', 'zastepca']);
+
+interface KeyHit {
+  readonly entry: TitleEntry;
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * A known spelling inside the title's words: the longest, of two or more words or a standalone
+ * one ('Acting CTO'); of equally long ones the last, the head of the title ('Trainee Bookkeeper'
+ * is a bookkeeper).
+ */
+function inside(words: readonly string[], v: Vocabulary): KeyHit | undefined {
+  let best: KeyHit | undefined;
   for (let i = 0; i < words.length; i++) {
     const hit = longestAt(v.titles, words, i);
     if (hit === undefined) continue;
-    if (hit.end - hit.start >= 2 || v.standalone.has(words[i]!)) return hit.value;
+    if (hit.end - hit.start < 2 && !v.standalone.has(words[i]!)) continue;
+    if (best === undefined || hit.end - hit.start >= best.end - best.start) best = { entry: hit.value, start: hit.start, end: hit.end };
   }
-  return undefined;
+  return best;
 }
 
 /** One part's reading. */
@@ -104,11 +139,24 @@ interface PartReading {
 }
 
 function readPart(words: readonly string[], v: Vocabulary): PartReading {
-  // A part's exact spelling first, else a spelling of two or more words or a standalone one inside it ('Acting CTO').
-  const key = (words.length === 0 ? undefined : v.titles.map.get(words.join(' '))) ?? inside(words, v);
-  // A key's own seniority and department first; the words fill what it leaves open
-  // ('Senior Account Executive' is an account_executive of seniority senior).
-  return { key, seniority: key?.seniority ?? senioritiesIn(words, v), department: key?.department ?? departmentIn(words, v) };
+  // A part's exact spelling first, else a spelling inside it.
+  const exact = words.length === 0 ? undefined : v.titles.map.get(words.join(' '));
+  const hit: KeyHit | undefined = exact === undefined ? inside(words, v) : { entry: exact, start: 0, end: words.length };
+  const standIn = words.some((w) => STANDS_IN_FOR.has(w));
+  // The words fill what the key leaves open ('Senior Account Executive' is an account_executive
+  // of seniority senior), but a key with no level keeps its own words from making it a manager: a
+  // Product Manager is not a manager, nor is a Technical Product Manager.
+  const around = hit === undefined ? words : [...words.slice(0, hit.start), ...words.slice(hit.end)];
+  let key = hit?.entry;
+  let seniority = key?.seniority ?? senioritiesIn(around, v) ?? (hit === undefined ? null : modifierIn(words.slice(hit.start, hit.end), v));
+  // A role's key gives way to a longer function its words name ('Leiter IT-Sicherheit' is in
+  // security, not IT), a general one to any function ('Partnerin Steuerberatung' is in finance).
+  const department = key === undefined || key.byRole || key.department === 'executive' || key.department === null ? (departmentIn(words, v) ?? key?.department ?? null) : key.department;
+  if (standIn && seniority === 'c_level') {
+    key = undefined;
+    seniority = 'vp';
+  }
+  return { key, seniority, department };
 }
 
 const isRole = (p: PartReading): boolean => p.key !== undefined || p.seniority !== null;

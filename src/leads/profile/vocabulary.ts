@@ -41,6 +41,13 @@ export interface Vocabulary {
   /** For a combined key, the keys it counts as (founder_cto: founder, cto). */
   readonly countsAs: ReadonlyMap<string, readonly string[]>;
   readonly departments: PhraseMap<string>;
+  /**
+   * The English function words alone, what an audience (written in English) is read with: another
+   * language's word that is English too must not make 'personal finance' a function ('Personal').
+   */
+  readonly audienceDepartments: PhraseMap<string>;
+  /** Words that name several functions in an audience ('tech': engineering, it, security, data). */
+  readonly departmentGroups: PhraseMap<readonly string[]>;
   readonly departmentIds: ReadonlySet<string>;
   readonly titleSeniorities: PhraseMap<Seniority>;
   readonly audienceSeniorities: PhraseMap<readonly Seniority[]>;
@@ -144,13 +151,27 @@ function build(): Vocabulary {
     }
   }
   const standalone = new Set(titlesData.standaloneWords.words.map(form));
+  const departmentGroups = new PhraseMapBuilder<readonly string[]>();
+  for (const [word, ids] of Object.entries(departmentsData.audienceGroups)) {
+    if (word === '$comment' || !Array.isArray(ids)) continue;
+    for (const id of ids) if (!departmentIds.has(id)) throw new Error(`departments.json: audience group ${JSON.stringify(word)} names an unknown department ${JSON.stringify(id)}`);
+    departmentGroups.add(form(word), ids);
+  }
+
+  const audienceDepartments = new PhraseMapBuilder<string>();
+  for (const [k, id] of departments.map) audienceDepartments.add(k, id);
 
   // The other languages come after English, so an English reading of a shared spelling wins.
   for (const lang of LANGUAGE_VOCABULARIES) {
     for (const [key, spellings] of Object.entries(lang.titles)) {
       const entry = titleKeys.get(key);
       check(entry !== undefined, `title key ${JSON.stringify(key)}`, lang.language);
-      for (const s of spellings) titles.add(form(s), entry!);
+      for (const s of spellings) {
+        const f = form(s);
+        titles.add(f, entry!);
+        // A one-word title of another language names its title inside a longer one ('Starszy Programista').
+        if (!f.includes(' ')) standalone.add(f);
+      }
     }
     for (const [id, words] of Object.entries(lang.departments)) {
       check(departmentIds.has(id), `department ${JSON.stringify(id)}`, lang.language);
@@ -205,6 +226,8 @@ function build(): Vocabulary {
     countedAs,
     countsAs,
     departments: departments.build(),
+    departmentGroups: departmentGroups.build(),
+    audienceDepartments: audienceDepartments.build(),
     departmentIds,
     titleSeniorities: titleSeniorities.build(),
     audienceSeniorities: audienceSeniorities.build(),
