@@ -30,7 +30,7 @@ export interface TitleReading {
 }
 
 /** Where a title splits into parts that may each be a title ('CTO, Acme', 'VP Sales | EMEA', 'CTO / Co-Founder'). */
-const SEPARATORS = /\s*(?:[,/|;:()[\]•·–—+]|\s-\s|\sat\s|\s@\s?)\s*/i;
+const SEPARATORS = /\s*(?:[,/|;:()[\]•·–—+]|\s-\s)\s*/i;
 /** 'and' between two roles ('Founder & CEO'); split there only when both halves are roles. */
 const AND_SPLIT = /\s+(?:and|&|und|et|y|e|en|og|och|i|oraz)\s+/i;
 
@@ -151,7 +151,12 @@ function readPart(words: readonly string[], v: Vocabulary): PartReading {
   let seniority = key?.seniority ?? senioritiesIn(around, v) ?? (hit === undefined ? null : modifierIn(words.slice(hit.start, hit.end), v));
   // A role's key gives way to a longer function its words name ('Leiter IT-Sicherheit' is in
   // security, not IT), a general one to any function ('Partnerin Steuerberatung' is in finance).
-  const department = key === undefined || key.byRole || key.department === 'executive' || key.department === null ? (departmentIn(words, v) ?? key?.department ?? null) : key.department;
+  const department =
+    key === undefined || key.byRole
+      ? (departmentIn(words, v) ?? key?.department ?? null)
+      : key.department === 'executive' || key.department === null
+        ? (departmentIn(around, v) ?? key.department)
+        : key.department;
   if (standIn && seniority === 'c_level') {
     key = undefined;
     seniority = 'vp';
@@ -161,6 +166,21 @@ function readPart(words: readonly string[], v: Vocabulary): PartReading {
 
 const isRole = (p: PartReading): boolean => p.key !== undefined || p.seniority !== null;
 
+/** Where a title names the company it is held at ('CTO at Acme', 'Sviluppatore @ Delta'): what follows is no part of the job. */
+const AT_COMPANY = /\s(?:at|@)\s|\s@(?=\S)/i;
+/** 'Assistant to the CEO': the job is before 'to', whose title it serves. */
+const SERVES = /\s+to\s+(?:the\s+)?/i;
+
+/** One piece's reading; a job that serves another ('Personal Assistant to the Managing Director') is the job before 'to'. */
+function readPiece(piece: string, v: Vocabulary): PartReading {
+  const [job, served] = piece.split(SERVES, 2);
+  if (served !== undefined && job !== undefined && job.trim() !== '') {
+    const own = readPart(titleWords(job, v), v);
+    if (own.key !== undefined || own.seniority !== null) return own.department === null ? { ...own, department: departmentIn(titleWords(served, v), v) } : own;
+  }
+  return readPart(titleWords(piece, v), v);
+}
+
 /** The parts of a title: at separators, and at 'and' when both halves are roles ('Founder & Head of Product'). */
 function parts(title: string, v: Vocabulary): PartReading[] {
   const out: PartReading[] = [];
@@ -169,13 +189,13 @@ function parts(title: string, v: Vocabulary): PartReading[] {
     if (words.length === 0) continue;
     const halves = piece.split(AND_SPLIT);
     if (halves.length > 1) {
-      const read = halves.map((h) => readPart(titleWords(h, v), v));
+      const read = halves.map((h) => readPiece(h, v));
       if (read.every(isRole)) {
         out.push(...read);
         continue;
       }
     }
-    out.push(readPart(words, v));
+    out.push(readPiece(piece, v));
   }
   return out;
 }
@@ -204,10 +224,11 @@ export function readTitle(title: string | null | undefined): TitleReading {
   const titleNorm = fold(title);
   if (titleNorm === '') return NONE;
   const v = vocabulary();
-  const words = titleWords(title, v);
+  const job = title.split(AT_COMPANY)[0] ?? title;
+  const words = titleWords(job, v);
   // The whole title's spelling wins ('Co-Founder & CTO' is founder_cto, which counts as both).
   const whole = words.length === 0 ? undefined : v.titles.map.get(words.join(' '));
-  const read = whole !== undefined ? [readPart(words, v)] : parts(title, v);
+  const read = whole !== undefined ? [readPart(words, v)] : parts(job, v);
   if (read.length === 0) return { ...NONE, titleNorm };
   let top: PartReading | undefined;
   for (const p of read) if (top === undefined || (p.seniority !== null && higher(p.seniority, top.seniority))) top = p;
