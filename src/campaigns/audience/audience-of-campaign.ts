@@ -14,7 +14,8 @@
  * `readAudienceText` (llm-reader.ts), whose filters replace the parser's when they are usable.
  */
 import { MATCH_NOBODY_KEYWORD } from '../../leads/profile/types';
-import { parseAudienceText, sizeText } from './parse-text';
+import { parseAudienceText } from './parse-text';
+import { sizeText } from './size-phrases';
 import type { AudienceFilters, AudienceSource } from './types';
 import { foldDottedCustom } from './dotted-custom';
 

@@ -13,7 +13,8 @@ import type { LeadForMatching } from '../../leads/lead-for-matching';
 import { readLeadProfile } from '../../leads/profile/lead-profile';
 import { profileSourceOfRow } from '../../leads/profile-columns';
 import { MATCH_NOBODY_KEYWORD, SENIORITIES, type LeadCriteria } from '../../leads/profile/types';
-import { sizeText, type AudienceReading } from './parse-text';
+import type { AudienceReading } from './parse-text';
+import { sizeText } from './size-phrases';
 import type { AudienceFilters } from './types';
 
 /** What a check is about: a group of the matcher, or 'role' for a function and a level read from one phrase. */

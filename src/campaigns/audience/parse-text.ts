@@ -26,15 +26,16 @@
  * scan is linear in the text and bounded by that length.
  */
 import { findCity } from '../../leads/profile/cities';
-import { parseCount } from '../../leads/profile/company-size';
 import { countryByCode, countryByName, locationMaxWords, regionOf } from '../../leads/profile/countries';
 import { industryId, industryIdExact, industryMembers } from '../../leads/profile/industries';
 import { fold, isPluralList, matchWords, singular } from '../../leads/profile/normalize';
 import { subdivisionByCode, subdivisionByName, subdivisionMaxWords } from '../../leads/profile/subdivisions';
-import { SENIORITIES, type CompanySizeRange, type Seniority } from '../../leads/profile/types';
+import type { CompanySizeRange, Seniority } from '../../leads/profile/types';
 import { vocabulary } from '../../leads/profile/vocabulary';
 import { isEverydayWordCity } from './city-words';
 import { takeLevelRanges } from './level-ranges';
+import { families, levelFilters, sameLevels, unique, type Context, type Item, type Kind } from './role-families';
+import { sizeText, takeSizes } from './size-phrases';
 import type { AudienceFilters } from './types';
 
 /** Longest audience text accepted; the API answers 400 beyond it, the parser names nobody. */
@@ -86,63 +87,11 @@ const POSTFIX_WHERE = new Set(['based', 'located', 'headquartered', 'hq']);
 const COMPANY = new Set(['at', 'of', 'for', 'with', 'by', 'from']);
 /** Nouns after which the phrase before them is a kind of company ('finance companies'). */
 const COMPANY_NOUNS = new Set(['company', 'companie', 'firm', 'business', 'organization', 'organisation', 'org', 'sector', 'industry', 'industrie', 'space', 'vertical', 'brand', 'vendor', 'provider', 'player', 'startup', 'start', 'agency', 'agencie', 'shop', 'store', 'group', 'institution', 'chain', 'operator', 'house', 'enterprise']);
-/** Words that join two parts of one role family ('finance and HR leaders', 'heads of sales and marketing'). */
-const JOINERS = new Set(['and', 'or', 'of', 'in', 'for']);
 
 /** A city read outside a place context must be at least this big: small towns share names with words and surnames. */
 const CITY_ANYWHERE_POPULATION = 100_000;
 
 const EXCLUSION = /(?:^|[,;(]\s*|\s)(?:but not|except for|except|excluding|exclude|not including|other than|apart from|and not|and no|minus)\s|(?:^|[,;(])\s*(?:not|no|without)\s/i;
-
-const EMPLOYEES = String.raw`(?:\s*-?\s*(?:employees?|people|staff|persons?|ftes?|headcount|person))`;
-const NUM = String.raw`(\d[\d,.]*\s*k?)`;
-const SIZE_PATTERNS: readonly { re: RegExp; range: (a: number, b: number) => CompanySizeRange }[] = [
-  { re: new RegExp(String.raw`${NUM}\s*(?:-|–|to)\s*${NUM}${EMPLOYEES}?`, 'gi'), range: (a, b) => ({ min: Math.min(a, b), max: Math.max(a, b) }) },
-  { re: new RegExp(String.raw`${NUM}\s*\+${EMPLOYEES}?`, 'gi'), range: (a) => ({ min: a }) },
-  { re: new RegExp(String.raw`(?:more than|over|above|greater than|>)\s*${NUM}${EMPLOYEES}`, 'gi'), range: (a) => ({ min: a + 1 }) },
-  { re: new RegExp(String.raw`(?:at least|minimum|min\.?|>=)\s*${NUM}${EMPLOYEES}`, 'gi'), range: (a) => ({ min: a }) },
-  { re: new RegExp(String.raw`(?:fewer than|less than|under|below|<)\s*${NUM}${EMPLOYEES}`, 'gi'), range: (a) => ({ max: Math.max(0, a - 1) }) },
-  { re: new RegExp(String.raw`(?:up to|at most|maximum|max\.?|<=)\s*${NUM}${EMPLOYEES}`, 'gi'), range: (a) => ({ max: a }) },
-];
-
-/** Takes company-size expressions out of the text (a comma stands in their place). */
-function takeSizes(text: string, sizes: { range: CompanySizeRange; text: string }[]): string {
-  let rest = text;
-  for (const { re, range } of SIZE_PATTERNS) {
-    rest = rest.replace(re, (whole: string, a: string, b: unknown) => {
-      const x = parseCount(a);
-      // A one-number pattern passes the match offset here, not a second number.
-      const y = typeof b === 'string' && /^\d/.test(b) ? parseCount(b) : null;
-      // A bare range or number is a size only when it says employees, or is a range ("50-200").
-      const saysEmployees = new RegExp(`${EMPLOYEES}$`, 'i').test(whole) || y !== null;
-      if (x === null || !saysEmployees) return whole;
-      sizes.push({ range: range(x, y ?? x), text: whole.trim() });
-      return ' , ';
-    });
-  }
-  return rest;
-}
-
-type Kind = 'title' | 'seniority' | 'department' | 'location' | 'industry' | 'size' | 'city';
-type Context = 'who' | 'where' | 'company';
-
-interface Item {
-  readonly kind: Kind;
-  readonly text: string;
-  readonly context: Context;
-  /** Index of its first word in the scanned words, and one past its last. */
-  readonly start: number;
-  readonly end: number;
-  readonly size?: CompanySizeRange;
-  /** A level word or range: the levels it names. */
-  readonly levels?: readonly Seniority[];
-  /** The functions it names (one, or several for a word such as 'tech'). */
-  readonly departments?: readonly string[];
-  /** A function word that is also an industry's ('finance', 'tech', 'marketing'): after 'in' it may be either. */
-  readonly industryToo?: boolean;
-  /** A title a role names (VP of Engineering: vp, engineering): it joins role families. */
-  readonly role?: { readonly seniority: Seniority; readonly department: string };
-}
 
 interface Candidate {
   readonly kind: Kind;
@@ -288,99 +237,6 @@ function scan(clause: string, upper: ReadonlySet<string>, levelRanges: readonly 
   return { items, unknown, words };
 }
 
-/**
- * A role family: functions at levels ('finance and HR leaders': finance and people, director and
- * above), or an exact title ('CTOs'). `text` is its words in the text, what a title filter holds.
- */
-interface Family {
-  readonly text: string;
-  readonly departments: string[];
-  readonly levels: Seniority[];
-  /** An exact title (a key that names no role): it is a title whatever else the text says. */
-  readonly exact: boolean;
-}
-
-const sameLevels = (a: readonly Seniority[], b: readonly Seniority[]): boolean => a.length === b.length && a.every((s) => b.includes(s));
-
-/** Whether only joiners ('and', 'of', 'in') stand between two items, so they belong to one family. */
-function joined(words: readonly string[], a: Item, b: Item): boolean {
-  for (let k = a.end; k < b.start; k++) if (!JOINERS.has(words[k]!)) return false;
-  return true;
-}
-
-/**
- * The role families of the people part: runs of functions and levels joined by 'and', 'of', 'in'
- * are one family (every function at every level), and a family of functions only or levels only
- * takes the other side from the family it is joined to ('sales and marketing directors',
- * 'directors and VPs of engineering', 'leaders in finance'). A function after 'in' or 'at' that
- * joins no family stays a filter of its own (`rest`): 'anyone in finance', 'CTOs in finance'.
- */
-function families(items: readonly Item[], words: readonly string[]): { families: Family[]; rest: Item[]; industries: Item[] } {
-  type Draft = Family & { readonly start: number; readonly last: Item };
-  const out: Draft[] = [];
-  const rest: Item[] = [];
-  const industries: Item[] = [];
-  for (const item of items) {
-    const prev = out[out.length - 1];
-    if (item.kind === 'title' && item.role === undefined) {
-      out.push({ text: item.text, departments: [], levels: [], exact: true, start: item.start, last: item });
-      continue;
-    }
-    const piece =
-      item.kind === 'title'
-        ? { departments: [item.role!.department], levels: [item.role!.seniority] }
-        : item.kind === 'seniority'
-          ? { departments: [], levels: [...(item.levels ?? [])] }
-          : item.kind === 'department'
-            ? { departments: [...item.departments!], levels: [] }
-            : null;
-    if (piece === null) continue;
-    if (item.kind === 'department' && item.context !== 'who') {
-      // After 'in' or 'at' a function joins only levels before it ('leaders in finance'); a word that
-      // is an industry's too is that industry when people were named before it ('designers in
-      // tech', 'CTOs in finance'), else a function of its own ('anyone in finance').
-      const levelsBefore = prev !== undefined && !prev.exact && prev.departments.length === 0 && joined(words, prev.last, item);
-      if (!levelsBefore) {
-        (item.industryToo === true && out.length > 0 ? industries : rest).push(item);
-        continue;
-      }
-    }
-    const canJoin = prev !== undefined && !prev.exact && joined(words, prev.last, item);
-    const compatible =
-      canJoin &&
-      (prev.levels.length === 0 ||
-        piece.levels.length === 0 ||
-        prev.departments.length === 0 ||
-        piece.departments.length === 0 ||
-        sameLevels(prev.levels, piece.levels) ||
-        sameDepartments(prev.departments, piece.departments));
-    if (compatible) {
-      out[out.length - 1] = {
-        text: words.slice(prev.start, item.end).join(' '),
-        departments: unique([...prev.departments, ...piece.departments]),
-        levels: unique([...prev.levels, ...piece.levels]),
-        exact: false,
-        start: prev.start,
-        last: item,
-      };
-    } else out.push({ text: item.text, ...piece, exact: false, start: item.start, last: item });
-  }
-  return { families: out.map(({ start: _s, last: _l, ...f }) => f), rest, industries };
-}
-
-const sameDepartments = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((d) => b.includes(d));
-const unique = <T>(xs: readonly T[]): T[] => [...new Set(xs)];
-
-/** Levels as filters: one level, or a range up to the top (`seniorityMin`), or the list. */
-function levelFilters(levels: readonly Seniority[]): Pick<AudienceFilters, 'seniorities' | 'seniorityMin'> {
-  if (levels.length === 0) return {};
-  const sorted = SENIORITIES.filter((s) => levels.includes(s));
-  if (sorted.length === 1) return { seniorities: sorted };
-  const lowest = sorted[sorted.length - 1]!;
-  const upToTop = SENIORITIES.slice(0, SENIORITIES.indexOf(lowest) + 1);
-  return sameLevels(upToTop, sorted) ? { seniorityMin: lowest } : { seniorities: sorted };
-}
-
 interface Collected {
   titles: string[];
   departments: string[];
@@ -464,13 +320,6 @@ function umbrellasBesideMembers(items: readonly Item[]): Set<string> {
     }
   }
   return out;
-}
-
-/** A size range in words ("50-200", "1000+", "up to 49"). */
-export function sizeText(r: CompanySizeRange): string {
-  if (r.min !== undefined && r.max !== undefined) return `${r.min}-${r.max}`;
-  if (r.min !== undefined) return `${r.min}+`;
-  return `up to ${r.max ?? 0}`;
 }
 
 export function parseAudienceText(text: string): ParsedAudience {

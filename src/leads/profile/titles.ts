@@ -161,6 +161,9 @@ function readPart(words: readonly string[], v: Vocabulary): PartReading {
     key = undefined;
     seniority = 'vp';
   }
+  // A job noun found inside a title that names a management level around it names the function,
+  // not the job ('Chef du service comptable' heads accounting; he is no accountant).
+  if (key !== undefined && exact === undefined && key.seniority === null && seniority !== null && RANK.get(seniority)! <= RANK.get('manager')!) key = undefined;
   return { key, seniority, department };
 }
 
