@@ -27,9 +27,9 @@ function person(id: string, title: string, city: string, country: string, org: F
   };
 }
 
-const finco = { name: 'Finco', domain: 'finco.example', industry: 'Financial Services', employees: 120 };
-const paybox = { name: 'Paybox Payments', domain: 'paybox.example', industry: 'Financial Services', employees: 80 };
-const bigpay = { name: 'Bigpay Payments', domain: 'bigpay.example', industry: 'Financial Services', employees: 5000 };
+const finco = { name: 'Finco', domain: 'finco.example', industry: 'Fintech', employees: 120 };
+const paybox = { name: 'Paybox Payments', domain: 'paybox.example', industry: 'Fintech', employees: 80 };
+const bigpay = { name: 'Bigpay Payments', domain: 'bigpay.example', industry: 'Fintech', employees: 5000 };
 const softco = { name: 'Softco', domain: 'softco.example', industry: 'Computer Software', employees: 120 };
 const adco = { name: 'Adco', domain: 'adco.example', industry: 'Marketing and Advertising', employees: 60 };
 
@@ -90,7 +90,7 @@ describe("a campaign's audience as the provider's people search (fake Apollo on 
         per_page: 100,
         person_titles: ['CTO', 'Chief Technology Officer', 'VP of Engineering', 'Vice President of Engineering'],
         person_locations: ['Germany'],
-        q_organization_keyword_tags: ['fintech', 'financial services'],
+        q_organization_keyword_tags: ['fintech'],
       },
     ]);
     // Not the marketing director the provider also returned; the VP's address was revealed for the campaign.

@@ -140,8 +140,9 @@ describe('lead import (POST /v1/leads/import) and the lead list', () => {
       { bind: [accountId], type: QueryTypes.SELECT },
     );
     const [bare, cto, vp] = rows;
+    // A size band is stored as its middle: '51-200' is 126.
     expect(cto).to.deep.include({ title: 'Chief Technology Officer', company: 'Acme', city: 'Berlin', country: 'Germany', company_size_raw: '51-200' });
-    expect(cto).to.deep.include({ title_key: 'cto', seniority: 'c_level', department: 'engineering', country_code: 'DE', city_norm: 'berlin', company_size: 51 });
+    expect(cto).to.deep.include({ title_key: 'cto', seniority: 'c_level', department: 'engineering', country_code: 'DE', city_norm: 'berlin', company_size: 126 });
     expect(vp).to.deep.include({ seniority_raw: 'Director', department_raw: 'Marketing', company_size_raw: '1,000', company_size: 1000, country_code: 'US' });
     // Whatever the vocabularies say, the stored columns are leadProfile's answer for the row.
     for (const [row, input] of [

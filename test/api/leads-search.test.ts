@@ -69,7 +69,10 @@ describe('lead search over the stored leads (POST /v1/leads/search, no provider 
   });
 
   it('matches industries by the taxonomy', async () => {
-    expect(await emails({ organization_industries: ['fintech'] })).to.deep.equal(['l3']);
+    // A 'Financial Services' company is of the financial services umbrella, not a fintech.
+    expect(await emails({ organization_industries: ['fintech'] })).to.deep.equal([]);
+    expect(await emails({ organization_industries: ['financial services'] })).to.deep.equal(['l3']);
+    expect(await emails({ organization_industries: ['technology'] })).to.deep.equal(['l1', 'l2', 'l6']);
     expect(await emails({ organization_industries: ['retail'] })).to.deep.equal(['l4', 'l5']);
   });
 

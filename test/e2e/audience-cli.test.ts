@@ -74,10 +74,10 @@ describe('outreach audience preview (CLI)', () => {
 
     const both = await runCli(s, ['audience', 'preview', 'CTO', '--account', accountId, '--filters', '{"titles":["CTO"]}']);
     expect(both.code).to.equal(1);
-    expect(both.stderr).to.include('not both');
+    expect(both.stderr).to.include('not several');
     const neither = await runCli(s, ['audience', 'preview', '--account', accountId]);
     expect(neither.code).to.equal(1);
-    expect(neither.stderr).to.include('Give the text or --filters');
+    expect(neither.stderr).to.include('Give the text, --filters or --campaign');
 
     const badJson = await runCli(s, ['audience', 'preview', '--account', accountId, '--filters', '{titles']);
     expect(badJson.code).to.equal(1);

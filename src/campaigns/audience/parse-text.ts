@@ -70,7 +70,7 @@ const STOP = new Set(
     'company companies firm firms business businesses organization organizations organisation organisations org orgs sector sectors industry industries ' +
     'space vertical verticals market markets player players brand brands vendor vendors provider providers team teams level levels size sized ' +
     'employee employees staff headcount fte on by within across into over than more less other also either both per via i we our my some ' +
-    'group groups institution institutions chain chains operator operators')
+    'group groups institution institutions chain chains operator operators maker makers producer producers')
     .split(' '),
 );
 /** Connectors a phrase never starts or ends on ('of engineering', 'sales in'). */
@@ -86,7 +86,7 @@ const POSTFIX_WHERE = new Set(['based', 'located', 'headquartered', 'hq']);
 /** Words after which a phrase is most likely a kind of company (or a company's name); 'from' too, a place being as easily read there. */
 const COMPANY = new Set(['at', 'of', 'for', 'with', 'by', 'from']);
 /** Nouns after which the phrase before them is a kind of company ('finance companies'). */
-const COMPANY_NOUNS = new Set(['company', 'companie', 'firm', 'business', 'organization', 'organisation', 'org', 'sector', 'industry', 'industrie', 'space', 'vertical', 'brand', 'vendor', 'provider', 'player', 'startup', 'start', 'agency', 'agencie', 'shop', 'store', 'group', 'institution', 'chain', 'operator', 'house', 'enterprise']);
+const COMPANY_NOUNS = new Set(['company', 'companie', 'firm', 'business', 'organization', 'organisation', 'org', 'sector', 'industry', 'industrie', 'space', 'vertical', 'brand', 'vendor', 'provider', 'player', 'startup', 'start', 'agency', 'agencie', 'shop', 'store', 'group', 'institution', 'chain', 'operator', 'house', 'enterprise', 'maker', 'producer']);
 
 /** A city read outside a place context must be at least this big: small towns share names with words and surnames. */
 const CITY_ANYWHERE_POPULATION = 100_000;
@@ -330,7 +330,8 @@ export function parseAudienceText(text: string): ParsedAudience {
   const upper = new Set((text.match(/\b[A-Z]{2,3}\b/g) ?? []).map((w) => w.toLowerCase()));
   const sizes: { range: CompanySizeRange; text: string }[] = [];
   const levelRanges: Seniority[][] = [];
-  const withoutSizes = takeLevelRanges(takeSizes(text, sizes), levelRanges);
+  // 'in-house' says where someone works, not a place ('in-house lawyers').
+  const withoutSizes = takeLevelRanges(takeSizes(text, sizes), levelRanges).replace(/\bin[\s-]house\b/gi, ' ');
   const cut = EXCLUSION.exec(withoutSizes);
   const include = cut === null ? withoutSizes : withoutSizes.slice(0, cut.index);
   const excludeText = cut === null ? '' : withoutSizes.slice(cut.index + cut[0].length);

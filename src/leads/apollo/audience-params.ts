@@ -19,8 +19,8 @@
  *   countries, or states, by the resolver), states and provinces as "Texas, US", cities by name. The
  *   person's location, not the company's headquarters: a lead's country, state and city are the
  *   person's, and that is what the matcher reads.
- * - `q_organization_keyword_tags`: each industry by the parts of its taxonomy name ("Fintech and
- *   financial services": "fintech", "financial services"); Apollo's industry filter takes its
+ * - `q_organization_keyword_tags`: each industry by the parts of its taxonomy name ("Fintech":
+ *   "fintech"; "Grocery and food retail": "grocery", "food retail"); Apollo's industry filter takes its
  *   internal tag ids, not names.
  * - `organization_num_employees_ranges`: "min,max" (an open lower end is 1, an open upper end
  *   1000000).
