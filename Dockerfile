@@ -22,14 +22,16 @@ COPY src ./src
 COPY workflows ./workflows
 COPY activities ./activities
 # `npm run build` is plain tsc, which emits only JavaScript. Files the code reads next to itself at run
-# time (src/api/resources/dashboard/dashboard.html, read via __dirname) are copied to their place in dist/.
+# time (the dashboard's templates and static files under src/web/, read via __dirname) are copied to
+# their place in dist/.
 RUN npm run build \
  && (cd src && find . -type f ! -name '*.ts' -exec cp --parents {} ../dist/src/ \;) \
  && test -f dist/src/entry/api.js \
  && test -f dist/src/entry/worker.js \
  && test -f dist/src/cli/main.js \
  && test -f dist/workflows/index.js \
- && test -f dist/src/api/resources/dashboard/dashboard.html
+ && test -f dist/src/web/templates/layout.eta \
+ && test -f dist/src/web/static/style.css
 
 ##### prod-deps: runtime node_modules only #####
 FROM ${NODE_IMAGE} AS prod-deps

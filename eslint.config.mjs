@@ -3,10 +3,12 @@
 // - workflow code is deterministic: it may import only @temporalio/workflow and other files of
 //   workflows/ (plus types from anywhere), never Node built-ins or packages with I/O;
 // - the import graph (import-x): no value import cycles, and src/api (the HTTP layer) is imported
-//   only by src/entry and src/runtime, which wire it up; activities never import it.
+//   only by src/entry and src/runtime, which wire it up, and by the dashboard (src/web) that it serves;
+//   activities never import it.
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
+import globals from 'globals';
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
@@ -86,9 +88,9 @@ export default tseslint.config(
           basePath: import.meta.dirname,
           zones: [
             {
-              target: ['src/!(api|entry|runtime)/**', 'src/*.ts'],
+              target: ['src/!(api|entry|runtime|web)/**', 'src/*.ts'],
               from: 'src/api',
-              message: 'Only src/entry and src/runtime import the HTTP layer; move what is shared out of src/api.',
+              message: 'Only src/entry, src/runtime and the dashboard (src/web, served by the API) import the HTTP layer; move what is shared out of src/api.',
             },
             {
               target: 'activities',
@@ -118,6 +120,11 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The dashboard's one script runs in the browser.
+    files: ['src/web/static/**/*.js'],
+    languageOptions: { globals: globals.browser, sourceType: 'script' },
   },
   {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'fuzz/**/*.ts'],

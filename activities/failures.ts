@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { LlmError, LlmOutputError, LlmProviderError } from '../src/ai/errors';
+import { isRetryableReportFailure } from '../src/campaigns/reporting/send-report';
 import { ScrapeError } from '../src/companies';
 import { InvalidInputError, NotFoundError, type ResourceName } from '../src/errors/domain-errors';
 import { LeadProviderError, ProviderRateLimited } from '../src/leads/apollo/errors';
@@ -63,4 +64,18 @@ function scrapeFailure(err: ScrapeError): ApplicationFailure {
   if (err.kind === 'blocked' || err.kind === 'bad_url') return ApplicationFailure.nonRetryable(err.message, 'TargetUnreachable', details);
   if (err.retryable) return ApplicationFailure.retryable(err.message, 'TargetUnavailable', details);
   return ApplicationFailure.nonRetryable(err.message, 'TargetRejected', details);
+}
+
+/**
+ * What sending a campaign report throws: trouble a later attempt may not meet (the SMTP server
+ * unavailable or answering 4xx, the database unreachable) is retried, as 'ReportTrouble', within
+ * the report workflows' bound of a day; anything else (a refusal that will not change, a bug) is
+ * not, as retrying would only repeat it.
+ */
+export function reportFailure(err: unknown): unknown {
+  const message = err instanceof Error ? err.message : String(err);
+  if (isRetryableReportFailure(err)) return ApplicationFailure.retryable(message, 'ReportTrouble', { cause: err instanceof Error ? err.name : null });
+  const mapped = activityFailure(err);
+  if (mapped !== err || err instanceof ApplicationFailure) return mapped;
+  return ApplicationFailure.nonRetryable(message, err instanceof Error ? err.name : 'ReportFailed');
 }

@@ -5,6 +5,7 @@ import { prepareCampaign } from './campaigns/prepare-campaign';
 import { recordCampaignTransition } from './campaigns/record-transition';
 import { sendCampaignBatch } from './campaigns/send-batch';
 import type { ActivityDeps } from './deps';
+import { markCampaignReportFailed, sendCampaignReport } from './reports/send-report';
 import { attemptWebhookDelivery } from './webhooks/attempt-delivery';
 import { markWebhookDeliveryFailed } from './webhooks/mark-failed';
 import { runWebhookDispatcher } from './webhooks/run-dispatcher';
@@ -28,6 +29,8 @@ export function createActivities(deps: ActivityDeps) {
     runWebhookDispatcher: runWebhookDispatcher(deps),
     attemptWebhookDelivery: attemptWebhookDelivery(deps),
     markWebhookDeliveryFailed: markWebhookDeliveryFailed(deps),
+    sendCampaignReport: sendCampaignReport(deps),
+    markCampaignReportFailed: markCampaignReportFailed(deps),
   };
 }
 
@@ -40,7 +43,11 @@ export type CampaignWorkflowActivities = Pick<
 >;
 /** What the webhook workflows (dispatcher, delivery retries) proxy. */
 export type WebhookWorkflowActivities = Pick<Activities, 'runWebhookDispatcher' | 'attemptWebhookDelivery' | 'markWebhookDeliveryFailed'>;
+/** What the report workflows (the campaign's schedule, a report asked for) proxy. */
+export type ReportWorkflowActivities = Pick<Activities, 'sendCampaignReport' | 'markCampaignReportFailed'>;
 
 // Nothing is registered that no workflow proxies: an activity added to createActivities without
-// joining one of the two sets above fails the typecheck here.
-const _everyActivityIsProxied: [Exclude<keyof Activities, keyof CampaignWorkflowActivities | keyof WebhookWorkflowActivities>] extends [never] ? true : never = true;
+// joining one of the sets above fails the typecheck here.
+const _everyActivityIsProxied: [Exclude<keyof Activities, keyof CampaignWorkflowActivities | keyof WebhookWorkflowActivities | keyof ReportWorkflowActivities>] extends [never]
+  ? true
+  : never = true;

@@ -1,3 +1,4 @@
+import { endSessionsOfKey } from '../auth/sessions/session-repository';
 import type { Sequelize, Transaction } from 'sequelize';
 import { isPlanName, type PlanName } from '../config/plans';
 import { generateApiKey } from '../auth/api-key-format';
@@ -58,6 +59,8 @@ export class AccountService {
       key.revokedAt = new Date();
       await key.save();
     }
+    // A revoked key ends its dashboard sessions at once (the session lookup refuses them anyway).
+    await endSessionsOfKey(this.sequelize, key.id);
     return summarise(key);
   }
 

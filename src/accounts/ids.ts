@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-export type IdKind = 'acc' | 'key' | 'cmp' | 'lead' | 'co' | 'mbx' | 'em' | 'rpl' | 'mtg' | 'evt';
+export type IdKind = 'acc' | 'key' | 'cmp' | 'lead' | 'co' | 'mbx' | 'em' | 'rpl' | 'mtg' | 'evt' | 'rpt' | 'sml' | 'ses';
 
 /**
  * Opaque, prefixed identifiers (`acc_…`, `key_…`, `cmp_…`, `lead_…`): readable in logs and the

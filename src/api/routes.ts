@@ -3,8 +3,9 @@ import { apiKeyRoutes } from './resources/api-keys/routes';
 import { audienceRoutes } from './resources/audiences/routes';
 import { campaignRoutesA } from './resources/campaigns/routes-a';
 import { campaignRoutesB } from './resources/campaigns/routes-b';
+import { campaignReportRoutesA } from './resources/campaign-reports/routes-a';
+import { campaignReportRoutesB } from './resources/campaign-reports/routes-b';
 import { companyRoutes } from './resources/companies/routes';
-import { dashboardRoutes } from './resources/dashboard/routes';
 import { defaultSenderRoutes } from './resources/default-sender/routes';
 import { healthRoutes } from './resources/health/routes';
 import { inboundRoutes } from './resources/inbound/routes';
@@ -21,6 +22,7 @@ import { gatewayRoutes } from './resources/reports/gateway-routes';
 import { usageRoutes } from './resources/reports/usage-routes';
 import { trackingRoutes } from './resources/tracking/routes';
 import { webhookRoutes } from './resources/webhooks/routes';
+import { WEB_ROUTES } from '../web/routes';
 
 /**
  * Every resource's routes, in one list: the router and the OpenAPI document are built from it, the
@@ -31,9 +33,10 @@ export const RESOURCE_ROUTES: readonly AnyRoute[] = [
   ...meRoutes,
   ...apiKeyRoutes,
   ...campaignRoutesA,
+  ...campaignReportRoutesA,
   ...usageRoutes,
   ...benchmarkRoutes,
-  ...dashboardRoutes,
+  ...WEB_ROUTES,
   ...integrationRoutes,
   ...mailboxRoutes,
   ...defaultSenderRoutes,
@@ -45,6 +48,7 @@ export const RESOURCE_ROUTES: readonly AnyRoute[] = [
   ...companyRoutes,
   ...qualifyRoutes,
   ...campaignRoutesB,
+  ...campaignReportRoutesB,
   ...sequenceRoutes,
   ...costRoutes,
   ...gatewayRoutes,

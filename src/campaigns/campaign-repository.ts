@@ -4,7 +4,7 @@
  * read is scoped by account: another account's campaign is not found, exactly like a missing one
  * (neither is the caller's business), and both throw NotFoundError('campaign').
  */
-import { QueryTypes, type InferCreationAttributes, type Sequelize, type Transaction, type WhereOptions } from 'sequelize';
+import { Op, QueryTypes, type InferCreationAttributes, type Sequelize, type Transaction, type WhereOptions } from 'sequelize';
 import { newId } from '../accounts/ids';
 import { Campaign } from '../db/models';
 import type { CampaignStatus } from '../db/models/campaign';
@@ -68,11 +68,13 @@ export async function setCampaignStatus(
 }
 
 /** A campaign as a list shows it: the audience as stored (the count of the last planning, not one per request). */
-export type CampaignListRow = Pick<Campaign, 'id' | 'status' | 'mcp' | 'targetUrl' | 'createdAt' | 'targetAudience' | 'audienceSource' | 'audienceMatchedLeads' | 'audienceReason'>;
+export type CampaignListRow = Pick<Campaign, 'id' | 'name' | 'status' | 'statusReason' | 'mcp' | 'targetUrl' | 'createdAt' | 'targetAudience' | 'audienceSource' | 'audienceMatchedLeads' | 'audienceReason'>;
 
 export interface CampaignListFilter {
   readonly status?: CampaignStatus;
   readonly mcp?: string;
+  /** Words that must each appear in the name, target or audience (case-insensitive, literally: % and _ are not wildcards). */
+  readonly search?: string;
   readonly limit: number;
   readonly offset: number;
 }
@@ -82,12 +84,21 @@ export async function campaignListPage(accountId: string, filter: CampaignListFi
   const where: WhereOptions<Campaign> = { accountId };
   if (filter.status !== undefined) Object.assign(where, { status: filter.status });
   if (filter.mcp !== undefined) Object.assign(where, { mcp: filter.mcp });
+  const words = (filter.search ?? '').trim().split(/\s+/).filter((w) => w !== '').slice(0, 10);
+  if (words.length > 0) {
+    Object.assign(where, {
+      [Op.and]: words.map((w) => {
+        const like = `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        return { [Op.or]: [{ name: { [Op.iLike]: like } }, { targetUrl: { [Op.iLike]: like } }, { targetAudience: { [Op.iLike]: like } }, { id: w }] };
+      }),
+    });
+  }
   const { rows, count } = await Campaign.findAndCountAll({
     where,
     order: [['createdAt', 'DESC'], ['id', 'DESC']],
     limit: filter.limit,
     offset: filter.offset,
-    attributes: ['id', 'status', 'mcp', 'targetUrl', 'createdAt', 'targetAudience', 'audienceSource', 'audienceMatchedLeads', 'audienceReason'],
+    attributes: ['id', 'name', 'status', 'statusReason', 'mcp', 'targetUrl', 'createdAt', 'targetAudience', 'audienceSource', 'audienceMatchedLeads', 'audienceReason'],
   });
   return { rows, total: count };
 }

@@ -2,6 +2,7 @@ import type { Sequelize } from 'sequelize';
 import { newId } from '../accounts/ids';
 import type { Config } from '../config/config';
 import { serviceSecret } from '../config/service-secret-repository';
+import { defaultSmtpUrl } from './smtp-url';
 import { InvalidInputError, NotFoundError } from '../errors/domain-errors';
 import type { Logger } from '../log/logger';
 import { TrackingLinks } from '../tracking/links';
@@ -251,7 +252,7 @@ export class EmailSender {
     return {
       mailboxId: null,
       from: { address: config.defaultFromEmail, name: fromName },
-      smtpUrl: config.smtpUrl ?? `smtp://127.0.0.1:${config.smtpSinkPort}`,
+      smtpUrl: defaultSmtpUrl(config),
       customer: false,
       dkim: null,
     };

@@ -1,3 +1,5 @@
+import type { Config } from '../config/config';
+
 /**
  * An SMTP server as a URL: `smtp://user:password@host:port` (plain, STARTTLS when the server offers
  * it) or `smtps://...` (TLS from the first byte). The same form configures SMTP_URL and mailboxes.
@@ -38,4 +40,12 @@ export function parseSmtpUrl(input: string): SmtpServer {
   }
   // Submission ports: 587 with STARTTLS, 465 with implicit TLS (RFC 8314).
   return { host, port: url.port === '' ? (secure ? 465 : 587) : Number(url.port), secure, user, password };
+}
+
+/**
+ * The service's default transport: SMTP_URL, else the worker's local sink. The same server
+ * EmailSender's default sender uses for an account without mailboxes.
+ */
+export function defaultSmtpUrl(config: Pick<Config, 'smtpUrl' | 'smtpSinkPort'>): string {
+  return config.smtpUrl ?? `smtp://127.0.0.1:${config.smtpSinkPort}`;
 }

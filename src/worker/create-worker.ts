@@ -6,6 +6,8 @@ import { dispatcherWorkflowId } from '../../workflows/webhooks/contract';
 import type { webhookDispatcherWorkflow } from '../../workflows/webhooks/dispatcher-workflow';
 import type { Config } from '../config/config';
 import type { Logger } from '../log/logger';
+import { sweepReportSchedules } from './report-schedule-sweep';
+import { temporalReportNotifier } from './temporal-report-notifier';
 import { temporalRetryStarter } from './temporal-retry-starter';
 
 export interface WorkerDeps {
@@ -17,6 +19,8 @@ export interface WorkerDeps {
   readonly log: Logger;
   /** Start the queue's webhook dispatcher workflow if it is not running (default true). */
   readonly webhookDispatcher?: boolean;
+  /** Start the report schedule of every campaign that should have one and has none (default true). */
+  readonly reportSweep?: boolean;
 }
 
 export interface RunningWorker {
@@ -30,10 +34,12 @@ export interface RunningWorker {
 export const WORKFLOWS_PATH = require.resolve('../../workflows');
 
 /**
- * Assembles and starts the worker: the campaign and webhook workflows (bundled from `workflows/`)
- * and the activities with their real dependencies. The worker also holds a client connection: the
- * webhook dispatcher starts retry workflows with it, and the worker starts the dispatcher workflow
- * of its queue (a no-op when one is already running, e.g. started by another worker).
+ * Assembles and starts the worker: the campaign, webhook and report workflows (bundled from
+ * `workflows/`) and the activities with their real dependencies. The worker also holds a client
+ * connection: the webhook dispatcher starts retry workflows with it, a campaign's end is signalled
+ * to its report schedule with it, and the worker starts the dispatcher workflow of its queue (a
+ * no-op when one is already running, e.g. started by another worker) and the report schedules
+ * campaigns lack (report-schedule-sweep.ts).
  */
 export async function startWorker(deps: WorkerDeps, overrides: Partial<WorkerOptions> = {}): Promise<RunningWorker> {
   const connection = await NativeConnection.connect({ address: deps.address });
@@ -56,6 +62,7 @@ export async function startWorker(deps: WorkerDeps, overrides: Partial<WorkerOpt
         config: deps.config,
         log: deps.log,
         retries: temporalRetryStarter(client, deps.taskQueue),
+        reports: temporalReportNotifier(client),
         stopping: stopping.signal,
       }),
       shutdownGraceTime: '20 seconds',
@@ -73,6 +80,12 @@ export async function startWorker(deps: WorkerDeps, overrides: Partial<WorkerOpt
         workflowIdConflictPolicy: 'USE_EXISTING',
         staticSummary: 'Delivers webhook events from the outbox; failed deliveries go to webhook-delivery-* workflows',
       });
+    }
+    if (deps.reportSweep !== false) {
+      // Reports are not worth failing the worker's start for: a sweep that fails is tried at the next start.
+      await sweepReportSchedules({ sequelize: deps.sequelize, client, taskQueue: deps.taskQueue, log: deps.log }).catch((err: unknown) =>
+        deps.log.warn({ err }, 'report schedule sweep failed; the next worker start tries again'),
+      );
     }
   } catch (err) {
     if (done !== undefined && worker !== undefined) {

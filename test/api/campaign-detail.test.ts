@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { nextReportAt } from '../../src/campaigns/model/report-schedule';
 import { trialDaysRemaining } from '../../src/campaigns/reporting/campaign-read-model';
 import { createAccount, request, surfaceA, surfaceB, testConfig, useTestApi } from '../support/api';
 import { seedCampaign, seedCost, seedOutcome } from '../support/campaign-seed';
@@ -79,7 +80,13 @@ describe('GET /campaigns/:id (Surface A campaign detail)', () => {
         timezone: 'Europe/Berlin',
         send_window: { start: '08:30', end: '24:00' },
       },
-      reporting: { frequency: 'daily', email: 'reports@acme.example', webhook_url: 'https://hooks.acme.example/outreach' },
+      // The next daily report: 08:00 in Berlin after now (report-schedule.ts; tested in test/unit/report-schedule.test.ts).
+      reporting: {
+        frequency: 'daily',
+        email: 'reports@acme.example',
+        webhook_url: 'https://hooks.acme.example/outreach',
+        next_report_at: new Date(nextReportAt('daily', 'Europe/Berlin', Date.now())).toISOString(),
+      },
       stats: { emails_sent: 3, delivered: 2, opened: 1, replied: 1, meetings_booked: 1 },
       started_at: startedAt.toISOString(),
       paused_at: c.pausedAt!.toISOString(),
@@ -98,7 +105,7 @@ describe('GET /campaigns/:id (Surface A campaign detail)', () => {
       target_audience: null,
       budget: { max_daily_usd: null, max_weekly_usd: null, max_monthly_usd: null, spent_today_usd: 0 },
       schedule: { frequency: 'daily', trial_days: null, start_date: null, days_remaining: null, timezone: 'UTC', send_window: { start: '09:00', end: '17:00' } },
-      reporting: { frequency: null, email: null, webhook_url: null },
+      reporting: { frequency: null, email: null, webhook_url: null, next_report_at: null },
       stats: { emails_sent: 0, delivered: 0, opened: 0, replied: 0, meetings_booked: 0 },
       started_at: null,
     });

@@ -49,9 +49,10 @@ describe('OpenAPI document, reference page and health', () => {
     expect(ready.body.error).not.to.match(/postgres/);
   });
 
-  it('the dashboard page is served', async () => {
+  it('the dashboard serves its sign-in page, and no page of it is in the API document', async () => {
     const res = await request(`${t.api.baseUrl}/dashboard`);
     expect(res.status).to.equal(200);
-    expect(res.text).to.include('Sign in with an API key');
+    expect(res.text).to.include('<h1>Sign in</h1>');
+    expect(Object.keys((t.api.openapi as { paths: Record<string, unknown> }).paths).filter((p) => p.startsWith('/dashboard'))).to.deep.equal([]);
   });
 });

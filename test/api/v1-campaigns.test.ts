@@ -146,6 +146,7 @@ describe('campaigns on Surface B: /v1/campaigns (real Temporal dev server and wo
       resumedAt: null,
       completedAt: null,
       dashboardUrl: `${testConfig().publicBaseUrl}/dashboard/campaigns/${id}`,
+      reporting: { frequency: null, email: null, nextReportAt: null },
       stats: ZERO_STATS,
     });
     const description = await client.workflow.getHandle(campaignWorkflowId(id)).describe();

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createAccount, request, surfaceA, surfaceB } from '../support/api';
 import { useCampaignStack } from '../support/campaign-stack';
+import { eventually } from '../support/eventually';
 import { pages, startFakeSite, type FakeSite } from '../support/fake-site';
 
 const HOME = '<html><head><title>Acme Analytics</title><meta name="description" content="Dashboards for finance teams"></head><body><h1>Acme Analytics</h1></body></html>';
@@ -24,16 +25,6 @@ const POOL: readonly (readonly [string, string, string, string])[] = [
 ];
 const address = (local: string): string => `${local}@${DOMAIN}`;
 
-/** Polls `probe` every 100 ms until it returns a value, at most `ms`. */
-async function eventually<T>(probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('campaign audiences: three campaigns over one pool of imported leads, read from SMTP', () => {
   const t = useCampaignStack();

@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createAccount, request, surfaceA, surfaceB } from '../support/api';
 import { useCampaignStack } from '../support/campaign-stack';
+import { launchChromium, signInWithKey } from './support/browser';
 
 /**
  * The dashboard in a real browser (Debian's Chromium, headless): a user signs in with the key by
@@ -12,8 +13,6 @@ import { useCampaignStack } from '../support/campaign-stack';
  * leads, the audience matching nobody marked with its reason. The campaigns are made through
  * POST /campaigns, so the counts are the API's own.
  */
-
-const CHROMIUM = '/usr/bin/chromium';
 
 /** Two CTOs in Germany, one in France, one marketer in the UK. */
 const POOL = [
@@ -44,10 +43,6 @@ describe('dashboard: campaign audiences in the list (browser)', function () {
   let shotDir = '';
 
   before(async function () {
-    if (!fs.existsSync(CHROMIUM)) {
-      console.warn(`dashboard-audience: skipped, no Chromium at ${CHROMIUM} (.ci/run installs the chromium package)`);
-      this.skip();
-    }
     ({ apiKey: key } = await createAccount(t.db.sequelize, 'free', 'Dashboard Co'));
     const imported = await request(`${t.api.baseUrl}/v1/leads/import`, { method: 'POST', headers: { ...surfaceB(key), 'content-type': 'text/csv' }, body: POOL });
     expect(imported.status, imported.text).to.equal(200);
@@ -70,7 +65,7 @@ describe('dashboard: campaign audiences in the list (browser)', function () {
     expect(japanReason).to.not.equal('');
     ids.japan = japan.id;
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     shotDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'dashboard-shot-'));
   });
@@ -80,10 +75,8 @@ describe('dashboard: campaign audiences in the list (browser)', function () {
     if (shotDir !== '' && process.env.KEEP_DASHBOARD_SCREENSHOT === undefined) await fs.promises.rm(shotDir, { recursive: true, force: true });
   });
 
-  it(`lists each campaign with its audience and matched leads, zero marked (skipped when ${CHROMIUM} is missing)`, async () => {
-    await page.goto(`${t.api.baseUrl}/dashboard`);
-    await page.locator('#key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+  it('lists each campaign with its audience and matched leads, zero marked', async () => {
+    await signInWithKey(page, t.api.baseUrl, key);
     const rows = page.locator('#campaigns tr');
     await rows.first().waitFor({ state: 'visible', timeout: 20_000 });
     expect(await rows.count()).to.equal(3);

@@ -320,10 +320,13 @@ describe('Dockerfile', () => {
     expect(runtime.some((i) => i.keyword === 'RUN' && /npm (ci|install)(?!.*--omit=dev)/.test(i.args))).to.equal(false);
   });
 
-  it('puts dashboard.html next to its compiled route (the build is plain tsc)', () => {
-    expect(existsSync(path.join(root, 'src/api/resources/dashboard/dashboard.html'))).to.equal(true);
+  it("puts the dashboard's templates and static files next to the compiled pages (the build is plain tsc)", () => {
+    for (const file of ['src/web/templates/layout.eta', 'src/web/static/style.css']) expect(existsSync(path.join(root, file)), file).to.equal(true);
     const text = instructions.map((i) => i.args).join('\n');
-    expect(text).to.include('dist/src/api/resources/dashboard/dashboard.html');
+    expect(text).to.include('dist/src/web/templates/layout.eta');
+    expect(text).to.include('dist/src/web/static/style.css');
+    const build = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.build;
+    expect(build).to.include('src/web/templates').and.include('src/web/static');
   });
 
   it("EXPOSEs the api's port and sets the container defaults", () => {

@@ -6,6 +6,7 @@ import { ConflictError } from '../../errors/domain-errors';
 import { campaignWorkflowId, pauseSignal, resumeSignal, stopSignal } from '../../../workflows/campaign/contract';
 import { lockOwnedCampaign, setCampaignStatus } from '../campaign-repository';
 import { reachedBudgets } from '../model/budget-windows';
+import { moveAllowed, refusedMoveReason } from '../model/transitions';
 import { quotaUse } from '../quota';
 import { spendInWindows } from './spend-windows';
 import { TEMPORAL_CALL_MS } from './temporal-deadline';
@@ -45,9 +46,7 @@ const IN_FLIGHT_POLL_MS = 10;
 export async function pauseCampaign(deps: ControlDeps, accountId: string, campaignId: string, via: 'pause' | 'stop' = 'pause'): Promise<ControlResult> {
   const result = await deps.sequelize.transaction(async (tx) => {
     const row = await lockOwnedCampaign(deps.sequelize, tx, accountId, campaignId);
-    if (!['starting', 'running', 'budget_paused'].includes(row.status)) {
-      throw new ConflictError(`campaign ${campaignId} is ${row.status}: only a starting, running or budget_paused campaign can be ${via === 'stop' ? 'stopped' : 'paused'}`);
-    }
+    if (!moveAllowed(via, row.status)) throw new ConflictError(refusedMoveReason(via, campaignId, row.status));
     const at = await setCampaignStatus(deps.sequelize, tx, campaignId, 'paused', 'manual', 'paused_at');
     const handle = deps.temporal.workflow.getHandle(campaignWorkflowId(campaignId));
     await deps.temporal.withDeadline(Date.now() + TEMPORAL_CALL_MS, () => handle.signal(via === 'stop' ? stopSignal : pauseSignal, { at: at.toISOString() }));
@@ -65,9 +64,7 @@ export async function pauseCampaign(deps: ControlDeps, accountId: string, campai
 export async function resumeCampaign(deps: ControlDeps, accountId: string, campaignId: string): Promise<ControlResult> {
   return deps.sequelize.transaction(async (tx) => {
     const row = await lockOwnedCampaign(deps.sequelize, tx, accountId, campaignId);
-    if (row.status !== 'paused' && row.status !== 'budget_paused') {
-      throw new ConflictError(`campaign ${campaignId} is ${row.status}: only a paused or budget_paused campaign can be resumed`);
-    }
+    if (!moveAllowed('resume', row.status)) throw new ConflictError(refusedMoveReason('resume', campaignId, row.status));
     const limits = { dailyUsd: toUsd(row.budget_max_daily_usd), weeklyUsd: toUsd(row.budget_max_weekly_usd), monthlyUsd: toUsd(row.budget_max_monthly_usd) };
     const reached = reachedBudgets(await spendInWindows(deps.sequelize, campaignId, tx), limits);
     if (row.status === 'budget_paused' && reached.length > 0) {

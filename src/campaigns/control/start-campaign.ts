@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Sequelize } from 'sequelize';
 import type { Campaign } from '../../db/models';
+import type { Logger } from '../../log/logger';
 import type { campaignWorkflow } from '../../../workflows/campaign/workflow';
 import { campaignWorkflowId } from '../../../workflows/campaign/contract';
 import { recordAudienceCost, type AudienceReading } from '../audience/llm-reader';
@@ -9,6 +10,7 @@ import { planOf, presetSequence, type CampaignSequence } from '../model/sequence
 import { findTemplate } from '../model/templates';
 import { insertSequence } from '../sequences/sequence-repository';
 import { countAudience, storedAudience } from '../planning/audience-match';
+import { startReportSchedule } from './start-report-schedule';
 import { TEMPORAL_CALL_MS } from './temporal-deadline';
 import { workflowInputOf } from './workflow-input';
 
@@ -21,6 +23,8 @@ export interface StartDeps {
    * read by the built-in parser only. It never throws: a failed reading is the parser's.
    */
   readonly readAudience?: (accountId: string, text: string) => Promise<AudienceReading>;
+  /** Where a report schedule that could not be started is logged (the worker's sweep starts it later). */
+  readonly log?: Logger;
 }
 
 /**
@@ -37,6 +41,9 @@ export interface StartDeps {
  * The sequence (`sequence`, else the template's preset) is stored as version 1 in the same
  * transaction, and its plan goes into the workflow's input: the campaign sends what it was
  * created with, whatever happens to the presets later.
+ *
+ * A campaign with `reporting.email` also gets its report schedule (`campaign-reports-<id>`) once
+ * committed; see startReports.
  */
 export async function startCampaign(deps: StartDeps, given: NewCampaign, sequence?: CampaignSequence): Promise<Campaign> {
   const template = findTemplate(given.mcp);
@@ -48,7 +55,7 @@ export async function startCampaign(deps: StartDeps, given: NewCampaign, sequenc
     reading = await deps.readAudience(given.accountId, text);
     fields = { ...given, audienceFilters: reading.filters, audienceSource: reading.source };
   }
-  return deps.sequelize.transaction(async (transaction) => {
+  const created = await deps.sequelize.transaction(async (transaction) => {
     const counted = await countAudience(deps.sequelize, fields.accountId, storedAudience(fields.audienceFilters ?? null, fields.audienceSource ?? 'all_leads'));
     const campaign = await insertCampaign({ ...fields, audienceMatchedLeads: counted.matchedLeads, audienceReason: counted.reason }, transaction);
     if (reading?.charge) await recordAudienceCost(deps.sequelize, transaction, campaign, reading.charge);
@@ -65,4 +72,19 @@ export async function startCampaign(deps: StartDeps, given: NewCampaign, sequenc
     );
     return campaign;
   });
+  if (created.reportingEmail) await startReports(deps, created);
+  return created;
+}
+
+/**
+ * The campaign's emailed reports, started after the commit and outside it: a campaign is not
+ * refused for its reports. If Temporal does not take the start now, the worker's sweep at its next
+ * start finds the campaign without a schedule and starts it (src/worker/report-schedule-sweep.ts).
+ */
+async function startReports(deps: StartDeps, campaign: Campaign): Promise<void> {
+  try {
+    await deps.temporal.withDeadline(Date.now() + TEMPORAL_CALL_MS, () => startReportSchedule(deps.temporal, deps.taskQueue, campaign));
+  } catch (err) {
+    deps.log?.warn({ err, campaignId: campaign.id }, 'report schedule not started; the worker sweep will start it');
+  }
 }

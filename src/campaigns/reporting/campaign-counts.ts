@@ -45,11 +45,20 @@ export function countColumns(names: readonly (keyof CampaignCounts)[]): string {
 /** Every count (CampaignCounts) as a select list. */
 export const COUNT_COLUMNS = countColumns(['emailsSent', 'delivered', 'bounced', 'opened', 'clicked', 'replied', 'unsubscribed', 'meetingsBooked']);
 
-export async function campaignCounts(sequelize: Sequelize, campaignId: string): Promise<CampaignCounts> {
-  const rows = await sequelize.query<CampaignCounts>(`SELECT ${COUNT_COLUMNS} FROM email_events WHERE campaign_id = $1`, {
-    bind: [campaignId],
-    type: QueryTypes.SELECT,
-  });
+/** [start, end) instants: only the facts that occurred in it (an emailed report's period). */
+export interface FactPeriod {
+  readonly start: Date;
+  readonly end: Date;
+}
+
+/** The campaign's counts over all its facts, or over those of `period`. */
+export async function campaignCounts(sequelize: Sequelize, campaignId: string, period?: FactPeriod): Promise<CampaignCounts> {
+  const sql =
+    period === undefined
+      ? `SELECT ${COUNT_COLUMNS} FROM email_events WHERE campaign_id = $1`
+      : `SELECT ${COUNT_COLUMNS} FROM email_events WHERE campaign_id = $1 AND occurred_at >= $2 AND occurred_at < $3`;
+  const bind = period === undefined ? [campaignId] : [campaignId, period.start.toISOString(), period.end.toISOString()];
+  const rows = await sequelize.query<CampaignCounts>(sql, { bind, type: QueryTypes.SELECT });
   // An aggregate without GROUP BY always returns its one row.
   return rows[0]!;
 }

@@ -16,7 +16,10 @@ SELECT round(coalesce(sum(amount_usd), 0), 6)::float8 AS "totalUsd",
   FROM costs
  WHERE campaign_id = $1`;
 
-export async function campaignCosts(sequelize: Sequelize, campaignId: string): Promise<CampaignCosts> {
-  const rows = await sequelize.query<CampaignCosts>(SQL, { bind: [campaignId], type: QueryTypes.SELECT });
+/** The campaign's costs, all of them or those recorded in [period.start, period.end) (an emailed report's period). */
+export async function campaignCosts(sequelize: Sequelize, campaignId: string, period?: { readonly start: Date; readonly end: Date }): Promise<CampaignCosts> {
+  const sql = period === undefined ? SQL : `${SQL} AND occurred_at >= $2 AND occurred_at < $3`;
+  const bind = period === undefined ? [campaignId] : [campaignId, period.start.toISOString(), period.end.toISOString()];
+  const rows = await sequelize.query<CampaignCosts>(sql, { bind, type: QueryTypes.SELECT });
   return rows[0]!;
 }

@@ -11,6 +11,8 @@ export interface CampaignReply {
   /** The lead's company when the reply arrived; null when unknown. */
   readonly company: string | null;
   readonly sentiment: Sentiment;
+  /** The qualifier's category (interested, out_of_office, ...); null before qualification. */
+  readonly category: string | null;
   readonly preview: string;
   readonly receivedAt: Date;
 }
@@ -34,7 +36,7 @@ SELECT r.id, r.from_email AS "email",
        CASE WHEN e.id IS NULL OR lower(r.from_email) = lower(e.to_email)
             THEN coalesce(r.lead_name, r.from_name) ELSE coalesce(r.from_name, r.lead_name) END AS "name",
        r.lead_company AS "company",
-       coalesce(r.sentiment, 'neutral') AS "sentiment",
+       coalesce(r.sentiment, 'neutral') AS "sentiment", r.category,
        r.preview, r.received_at AS "receivedAt"
   FROM replies r
   LEFT JOIN emails e ON e.id = r.email_id

@@ -11,6 +11,8 @@ import * as m20261125120000 from './20261125120000-campaign-audience';
 import * as m20261125140000 from './20261125140000-smtp-transaction';
 import * as m20261127100000 from './20261127100000-sequences';
 import * as m20261127120000 from './20261127120000-lead-roles-places';
+import * as m20261128090000 from './20261128090000-dashboard-sessions';
+import * as m20261128100000 from './20261128100000-campaign-reports';
 
 export interface Migration {
   readonly name: string;
@@ -32,4 +34,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261125140000-smtp-transaction', ...m20261125140000 },
   { name: '20261127100000-sequences', ...m20261127100000 },
   { name: '20261127120000-lead-roles-places', ...m20261127120000 },
+  { name: '20261128090000-dashboard-sessions', ...m20261128090000 },
+  { name: '20261128100000-campaign-reports', ...m20261128100000 },
 ];

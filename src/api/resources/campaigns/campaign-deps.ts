@@ -12,6 +12,7 @@ export function startDeps(deps: AppDeps): StartDeps {
     sequelize: deps.sequelize,
     temporal: deps.temporal.get(),
     taskQueue: deps.config.temporalTaskQueue,
+    log: deps.log,
     readAudience: (accountId, text) => readAudienceText({ sequelize: deps.sequelize, config: deps.config, log: deps.log }, accountId, text),
   };
 }

@@ -1,6 +1,7 @@
 import { pipeline, Transform, type Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import type { ExportRow } from '../../../campaigns/reporting/export-rows';
+import type { Sequelize } from 'sequelize';
+import { openExportRows, type ExportRow } from '../../../campaigns/reporting/export-rows';
 import type { Logger } from '../../../log/logger';
 import type { ExportFormat } from './schemas-a';
 
@@ -108,4 +109,27 @@ export function exportFileName(name: string, campaignId: string, format: ExportF
     .slice(0, 60)
     .replace(/-+$/, '');
   return `${slug === '' ? 'campaign' : slug}-${campaignId}.${format}`;
+}
+
+/**
+ * A campaign's export as a download, for GET /campaigns/:id/export and the campaign page's
+ * buttons: the rows are opened last, since from then on the stream owns a pooled connection until
+ * Koa has sent or dropped it.
+ */
+export async function campaignExport(
+  sequelize: Sequelize,
+  c: { readonly id: string; readonly name: string },
+  format: ExportFormat,
+  log: Logger,
+): Promise<{ body: Readable; headers: Record<string, string> }> {
+  const rows = await openExportRows(sequelize, c.id);
+  return {
+    body: exportBody(rows, format, log),
+    headers: {
+      'Content-Type': EXPORT_CONTENT_TYPES[format],
+      'Content-Disposition': `attachment; filename="${exportFileName(c.name, c.id, format)}"`,
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  };
 }

@@ -2,13 +2,14 @@ import type { Static } from '@sinclair/typebox';
 import type { CampaignListRow } from '../../../campaigns/campaign-repository';
 import type { ControlResult } from '../../../campaigns/control/campaign-control';
 import type { CampaignReadModel } from '../../../campaigns/reporting/campaign-read-model';
+import { nextReportTime } from '../../../campaigns/reporting/next-report';
 import type { CampaignStats } from '../../../campaigns/reporting/campaign-stats';
 import type { DailyStat } from '../../../campaigns/reporting/daily-stats';
 import type { CampaignReply } from '../../../campaigns/reporting/replies-page';
 import type { Config } from '../../../config/config';
 import type { AudienceFilters } from '../../../campaigns/audience/types';
 import type { Campaign } from '../../../db/models';
-import { dashboardUrl } from '../dashboard/campaign-page-url';
+import { campaignPageUrl } from '../../../config/public-urls';
 import { sequenceA } from './present-sequence';
 import type { CampaignA, CampaignListResponseA, CampaignStatsA, CreatedCampaignA, DailyStatsA, PausedA, RepliesA, ResumedA } from './schemas-a';
 
@@ -39,7 +40,7 @@ function clock(minutes: number): string {
   return `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
 }
 
-export function campaignA(c: CampaignReadModel, config: Pick<Config, 'publicBaseUrl'>): Static<typeof CampaignA> {
+export function campaignA(c: CampaignReadModel, config: Pick<Config, 'publicBaseUrl'>, now = new Date()): Static<typeof CampaignA> {
   return {
     id: c.id,
     status: c.status,
@@ -54,7 +55,7 @@ export function campaignA(c: CampaignReadModel, config: Pick<Config, 'publicBase
     tracking: { opens: c.trackOpens, clicks: c.trackClicks },
     plain_text_only: c.plainTextOnly,
     created_at: c.createdAt.toISOString(),
-    dashboard_url: dashboardUrl(config, c.id),
+    dashboard_url: campaignPageUrl(config, c.id),
     budget: { max_daily_usd: c.maxDailyUsd, max_weekly_usd: c.maxWeeklyUsd, max_monthly_usd: c.maxMonthlyUsd, spent_today_usd: c.spentTodayUsd },
     schedule: {
       frequency: c.scheduleFrequency,
@@ -64,7 +65,7 @@ export function campaignA(c: CampaignReadModel, config: Pick<Config, 'publicBase
       timezone: c.timezone,
       send_window: { start: clock(c.sendWindowStartMinute), end: clock(c.sendWindowEndMinute) },
     },
-    reporting: { frequency: c.reportingFrequency, email: c.reportingEmail, webhook_url: c.reportingWebhookUrl },
+    reporting: { frequency: c.reportingFrequency, email: c.reportingEmail, webhook_url: c.reportingWebhookUrl, next_report_at: iso(nextReportTime(c, now)) },
     stats: { emails_sent: c.emailsSent, delivered: c.delivered, opened: c.opened, replied: c.replied, meetings_booked: c.meetingsBooked },
     started_at: iso(c.startedAt),
     paused_at: iso(c.pausedAt),
@@ -91,7 +92,7 @@ export function createdA(c: Campaign, config: Pick<Config, 'publicBaseUrl'>): St
     mcp: c.mcp,
     target_url: c.targetUrl,
     created_at: c.createdAt.toISOString(),
-    dashboard_url: dashboardUrl(config, c.id),
+    dashboard_url: campaignPageUrl(config, c.id),
     audience: { text: c.targetAudience, filters: filtersA(c.audienceFilters), source: c.audienceSource, matched_leads: c.audienceMatchedLeads, reason: c.audienceReason },
   };
 }

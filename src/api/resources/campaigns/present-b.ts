@@ -1,9 +1,10 @@
 import type { Static } from '@sinclair/typebox';
 import type { ControlResult } from '../../../campaigns/control/campaign-control';
 import type { CampaignReadModel } from '../../../campaigns/reporting/campaign-read-model';
+import { nextReportTime } from '../../../campaigns/reporting/next-report';
 import type { CampaignStats } from '../../../campaigns/reporting/campaign-stats';
 import type { Config } from '../../../config/config';
-import { dashboardUrl } from '../dashboard/campaign-page-url';
+import { campaignPageUrl } from '../../../config/public-urls';
 import { sequenceB } from './present-sequence';
 import type { CampaignB, CampaignStatsB, ResumedB, StoppedB } from './schemas-b';
 
@@ -17,7 +18,7 @@ const iso = (t: Date | null): string | null => (t === null ? null : t.toISOStrin
 /** Stored filters are already camelCase: Surface B shows them as they are. */
 type FiltersB = Static<typeof CampaignB>['audience']['filters'];
 
-export function campaignB(c: CampaignReadModel, config: Pick<Config, 'publicBaseUrl'>): Static<typeof CampaignB> {
+export function campaignB(c: CampaignReadModel, config: Pick<Config, 'publicBaseUrl'>, now = new Date()): Static<typeof CampaignB> {
   return {
     id: c.id,
     name: c.name,
@@ -43,7 +44,8 @@ export function campaignB(c: CampaignReadModel, config: Pick<Config, 'publicBase
     pausedAt: iso(c.pausedAt),
     resumedAt: iso(c.resumedAt),
     completedAt: iso(c.completedAt),
-    dashboardUrl: dashboardUrl(config, c.id),
+    dashboardUrl: campaignPageUrl(config, c.id),
+    reporting: { frequency: c.reportingFrequency, email: c.reportingEmail, nextReportAt: iso(nextReportTime(c, now)) },
     stats: { emailsSent: c.emailsSent, delivered: c.delivered, opened: c.opened, replied: c.replied, meetingsBooked: c.meetingsBooked },
   };
 }

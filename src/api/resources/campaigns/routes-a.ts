@@ -7,13 +7,12 @@ import { campaignStepReport } from '../../../campaigns/reporting/campaign-step-r
 import { stepStatsA } from './present-step-stats';
 import { StepStatsResponse } from './step-stats-schemas';
 import { dailyStats, resolveDailyRange } from '../../../campaigns/reporting/daily-stats';
-import { openExportRows } from '../../../campaigns/reporting/export-rows';
 import { repliesPage } from '../../../campaigns/reporting/replies-page';
 import { badRequest } from '../../http/errors';
 import { defineRoute } from '../../http/route';
 import { controlDeps, startDeps } from './campaign-deps';
 import { campaignFieldsFromA } from './create-fields-a';
-import { EXPORT_CONTENT_TYPES, exportBody, exportFileName } from './export-file';
+import { campaignExport } from './export-file';
 import { campaignA, createdA, dailyStatsA, listItemA, pausedA, replyA, resumedA, statsA } from './present-a';
 import { CampaignId } from './schemas';
 import {
@@ -224,18 +223,7 @@ const exportFile = defineRoute({
   errors: [404],
   handler: async ({ params, query }, { auth, deps, log }) => {
     const c = await ownedCampaign(auth.accountId, params.id);
-    const format = query.format ?? 'csv';
-    // Opened last: from here on the stream owns a pooled connection until Koa has sent or dropped it.
-    const rows = await openExportRows(deps.sequelize, c.id);
-    return {
-      body: exportBody(rows, format, log),
-      headers: {
-        'Content-Type': EXPORT_CONTENT_TYPES[format],
-        'Content-Disposition': `attachment; filename="${exportFileName(c.name, c.id, format)}"`,
-        'Cache-Control': 'no-store',
-        'X-Content-Type-Options': 'nosniff',
-      },
-    };
+    return campaignExport(deps.sequelize, c, query.format ?? 'csv', log);
   },
 });
 

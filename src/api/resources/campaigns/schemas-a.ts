@@ -152,7 +152,15 @@ export const CampaignA = Type.Object(
       { additionalProperties: false },
     ),
     reporting: Type.Object(
-      { frequency: Nullable(Type.String()), email: Nullable(Type.String()), webhook_url: Nullable(Type.String()) },
+      {
+        frequency: Nullable(Type.String()),
+        email: Nullable(Type.String()),
+        webhook_url: Nullable(Type.String()),
+        next_report_at: Nullable(
+          Timestamp,
+          'When the next scheduled report is emailed (08:00 in the campaign\'s time zone: daily, Mondays or the 1st); null without a reporting email or frequency, or once the campaign has completed or failed.',
+        ),
+      },
       { additionalProperties: false },
     ),
     stats: HeadlineStats('snake', 'Headline figures; GET /campaigns/{id}/stats has all of them with their definitions.'),

@@ -63,6 +63,17 @@ export const CampaignB = Type.Object(
     resumedAt: Nullable(Timestamp, 'The last resume.'),
     completedAt: Nullable(Timestamp),
     dashboardUrl: DashboardUrl,
+    reporting: Type.Object(
+      {
+        frequency: Nullable(Type.String({ description: 'daily, weekly or monthly.' })),
+        email: Nullable(Type.String({ description: 'Where the reports are emailed.' })),
+        nextReportAt: Nullable(
+          Timestamp,
+          'When the next scheduled report is emailed (08:00 in the campaign\'s time zone: daily, Mondays or the 1st); null without a reporting email or frequency, or once the campaign has completed or failed.',
+        ),
+      },
+      { additionalProperties: false, description: 'Emailed reports (set on Surface A\'s create).' },
+    ),
     stats: HeadlineStats('camel', 'Headline figures; GET /v1/campaigns/{id}/stats has all of them.'),
   },
   { additionalProperties: false },

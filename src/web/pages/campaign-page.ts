@@ -1,0 +1,133 @@
+import { Type } from '@sinclair/typebox';
+import type { AnyRoute } from '../../api/http/route';
+import { notFound } from '../../api/http/errors';
+import { controlDeps, previewDeps } from '../../api/resources/campaigns/campaign-deps';
+import { campaignExport } from '../../api/resources/campaigns/export-file';
+import { withTemporal } from '../../api/resources/campaigns/temporal-unavailable';
+import { ownedCampaign } from '../../campaigns/campaign-repository';
+import { pauseCampaign, resumeCampaign } from '../../campaigns/control/campaign-control';
+import { previewCampaign } from '../../campaigns/sequences/preview-requests';
+import { findStoredLead } from '../../leads/lead-repository';
+import { defineAction, definePage, type PageResult } from '../page-route';
+import { DELIVERY_NOTICES } from './account';
+import { renderTemplate } from '../render';
+import { campaignPageData } from './campaign/campaign-page-data';
+import { campaignView, type StepPreviewView } from './campaign/campaign-view';
+import { reportPreview, requestReportNow } from './campaign/report-now';
+
+/**
+ * The page of one campaign (`dashboard_url`), its controls, its export and its report-now
+ * button. Every change goes through the service the API uses (pause, stop and resume through
+ * campaign-control, which signals the workflow), so the page can do nothing the API cannot.
+ */
+
+/** What an action's redirect may say; anything else in the query is ignored. */
+const NOTICES: Readonly<Record<string, string>> = {
+  paused: 'The campaign is paused: no further email of it is sent until you resume it.',
+  stopped: 'The campaign is stopped (paused): no further email of it is sent until you resume it.',
+  resumed: 'The campaign is resumed.',
+  report: 'A report for the period so far is on its way to the reporting address.',
+  ...DELIVERY_NOTICES,
+};
+
+const PageQuery = Type.Object(
+  {
+    notice: Type.Optional(Type.String({ maxLength: 40 })),
+    preview_lead: Type.Optional(Type.String({ maxLength: 320 })),
+    preview_step: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+  },
+  { additionalProperties: false },
+);
+
+async function stepPreview(deps: Parameters<typeof previewDeps>[0], accountId: string, campaignId: string, who: string, step: number): Promise<StepPreviewView> {
+  const wanted = who.trim();
+  const lead = wanted.includes('@')
+    ? await findStoredLead(deps.sequelize, accountId, { kind: 'email', email: wanted.toLowerCase() })
+    : { id: wanted };
+  if (lead === null || wanted === '') return { who: wanted, step, problem: `No lead of yours has the address ${wanted}.`, preview: null };
+  try {
+    const answer = await previewCampaign(previewDeps(deps), accountId, campaignId, lead.id, { spamCheck: false });
+    const preview = answer.steps.find((s) => s.step === step) ?? null;
+    return { who: answer.lead.email, step, problem: preview === null ? `The sequence has no step ${step}.` : null, preview };
+  } catch (err) {
+    if (err instanceof Error && err.name === 'NotFoundError') return { who: wanted, step, problem: `No lead of yours is ${wanted}.`, preview: null };
+    throw err;
+  }
+}
+
+const page = definePage({
+  path: '/dashboard/campaigns/:id',
+  summary: 'A campaign',
+  query: PageQuery,
+  handler: async ({ params, query }, { deps, session }) => {
+    const id = params.id ?? '';
+    const data = await campaignPageData(deps.sequelize, deps.config, session.accountId, id);
+    const who = query.preview_lead as string | undefined;
+    const step = (query.preview_step as number | undefined) ?? 1;
+    const preview = who === undefined ? null : await stepPreview(deps, session.accountId, id, who, step);
+    const notice = typeof query.notice === 'string' ? (NOTICES[query.notice] ?? null) : null;
+    const view = await campaignView(data, preview);
+    return { html: renderTemplate('campaign', { title: data.campaign.name, session, nav: 'campaigns', notice, ...view }) };
+  },
+});
+
+const back = (id: string, notice: string): PageResult => ({ redirect: `/dashboard/campaigns/${encodeURIComponent(id)}?notice=${notice}` });
+
+const pause = defineAction({
+  path: '/dashboard/campaigns/:id/pause',
+  summary: 'Pause a campaign',
+  handler: async ({ params }, { deps, session }) => {
+    await withTemporal('pause the campaign', () => pauseCampaign(controlDeps(deps), session.accountId, params.id ?? ''));
+    return back(params.id ?? '', 'paused');
+  },
+});
+
+const stop = defineAction({
+  path: '/dashboard/campaigns/:id/stop',
+  summary: 'Stop a campaign',
+  handler: async ({ params }, { deps, session }) => {
+    await withTemporal('stop the campaign', () => pauseCampaign(controlDeps(deps), session.accountId, params.id ?? '', 'stop'));
+    return back(params.id ?? '', 'stopped');
+  },
+});
+
+const resume = defineAction({
+  path: '/dashboard/campaigns/:id/resume',
+  summary: 'Resume a campaign',
+  handler: async ({ params }, { deps, session }) => {
+    await withTemporal('resume the campaign', () => resumeCampaign(controlDeps(deps), session.accountId, params.id ?? ''));
+    return back(params.id ?? '', 'resumed');
+  },
+});
+
+const reportNow = defineAction({
+  path: '/dashboard/campaigns/:id/reports',
+  summary: 'Send a report now',
+  handler: async ({ params }, { deps, session }) => {
+    await requestReportNow(deps, session.accountId, params.id ?? '');
+    return back(params.id ?? '', 'report');
+  },
+});
+
+const reportPreviewPage = definePage({
+  path: '/dashboard/campaigns/:id/report-preview',
+  summary: 'The report of the period so far, not sent',
+  handler: async ({ params }, { deps, session }) => reportPreview(deps, session.accountId, params.id ?? ''),
+});
+
+const ExportQuery = Type.Object({ format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('json')])) }, { additionalProperties: false });
+
+const exportFile = definePage({
+  path: '/dashboard/campaigns/:id/export',
+  summary: 'Export a campaign',
+  query: ExportQuery,
+  handler: async ({ params, query }, { deps, log, session }) => {
+    const c = await ownedCampaign(session.accountId, params.id ?? '').catch(() => {
+      throw notFound(`No campaign ${params.id ?? ''}`);
+    });
+    const file = await campaignExport(deps.sequelize, c, (query.format as 'csv' | 'json' | undefined) ?? 'csv', log);
+    return { raw: file.body, headers: file.headers };
+  },
+});
+
+export const campaignPageRoutes: readonly AnyRoute[] = [exportFile, reportPreviewPage, page, pause, stop, resume, reportNow];

@@ -1,0 +1,120 @@
+import type { Sequelize } from 'sequelize';
+import type { Config } from '../../../config/config';
+import { ownedCampaign } from '../../../campaigns/campaign-repository';
+import { spendInWindows } from '../../../campaigns/control/spend-windows';
+import { campaignDeliveries, type DeliveryLogPage } from '../account';
+import { addDays, isoWeekday, localDate, localInstant, nextSendSlot } from '../../../campaigns/model/calendar';
+import { BUDGET_TYPES, type BudgetType, type SendFrequency } from '../../../campaigns/model/status';
+import { allowedMoves, type CampaignMove } from '../../../campaigns/model/transitions';
+import { campaignStats, type CampaignStats } from '../../../campaigns/reporting/campaign-stats';
+import { readCampaign, type CampaignReadModel } from '../../../campaigns/reporting/campaign-read-model';
+import { campaignStepReport } from '../../../campaigns/reporting/campaign-step-report';
+import { dailyActivity, type DailyActivity } from '../../../campaigns/reporting/daily-activity';
+import { nextReportTime } from '../../../campaigns/reporting/next-report';
+import { repliesPage, type CampaignReply } from '../../../campaigns/reporting/replies-page';
+import { reportPage, type CampaignReportRow } from '../../../campaigns/reporting/report-repository';
+import type { StepStats } from '../../../campaigns/reporting/step-stats';
+
+/**
+ * Everything the campaign page shows, read through the reporting read model in one round of
+ * parallel queries: the page costs about as much as its slowest query (the statistics), not the
+ * sum of them (`npm run bench -- campaign-page` holds it to at most 3 times GET .../stats).
+ */
+
+export const CHART_DAYS = 30;
+export const PAGE_REPLIES = 10;
+export const PAGE_REPORTS = 10;
+export const PAGE_DELIVERIES = 10;
+
+export interface BudgetWindowView {
+  readonly window: BudgetType;
+  readonly limitUsd: number | null;
+  readonly spentUsd: number;
+  /** Spend over the limit, 0..1+ (null without a limit). */
+  readonly share: number | null;
+}
+
+export interface CampaignPageData {
+  readonly campaign: CampaignReadModel;
+  readonly stats: CampaignStats;
+  readonly moves: readonly CampaignMove[];
+  readonly days: readonly DailyActivity[];
+  readonly steps: readonly StepStats[];
+  readonly winners: ReadonlyMap<number, string>;
+  readonly budget: readonly BudgetWindowView[];
+  readonly replies: readonly CampaignReply[];
+  readonly repliesTotal: number;
+  readonly reports: readonly CampaignReportRow[];
+  readonly reportsTotal: number;
+  /** The campaign's latest webhook deliveries (the account's log filtered to it). */
+  readonly deliveries: DeliveryLogPage;
+  /** Local date of the next sending day; null when the campaign will not send again. */
+  readonly nextSendDay: string | null;
+  /** Epoch ms of the next scheduled report; null without a reporting email or once it ended. */
+  readonly nextReportAt: number | null;
+  /** The campaign's workflow in the Temporal Web UI; null when no UI address is configured. */
+  readonly workflowUrl: string | null;
+}
+
+const ENDED = new Set(['completed', 'failed']);
+
+function nextSendDay(c: CampaignReadModel, now: number): string | null {
+  if (ENDED.has(c.status)) return null;
+  const today = localDate(now, c.timezone);
+  // A campaign sends from its start date (or its creation day), weekly ones on that weekday.
+  const first = c.startDate ?? localDate(c.createdAt.getTime(), c.timezone);
+  const from = first > today ? localInstant(first, 0, c.timezone) : now;
+  return nextSendSlot(from, {
+    frequency: c.scheduleFrequency as SendFrequency,
+    timeZone: c.timezone,
+    window: { startMinute: c.sendWindowStartMinute, endMinute: c.sendWindowEndMinute },
+    anchorWeekday: isoWeekday(first),
+    lastTickDay: null,
+  }).day;
+}
+
+/** The Web UI's page of one workflow: <ui>/namespaces/<ns>/workflows/<workflow id>. */
+export function workflowUiUrl(config: Pick<Config, 'temporalUiUrl' | 'temporalNamespace'>, campaignId: string): string | null {
+  if (config.temporalUiUrl === undefined) return null;
+  return `${config.temporalUiUrl.replace(/\/+$/, '')}/namespaces/${encodeURIComponent(config.temporalNamespace)}/workflows/${encodeURIComponent(`campaign-${campaignId}`)}`;
+}
+
+/** The page's data; a campaign of another account, or none, is the NotFoundError of ownedCampaign. */
+export async function campaignPageData(sequelize: Sequelize, config: Config, accountId: string, campaignId: string, now = new Date()): Promise<CampaignPageData> {
+  const row = await ownedCampaign(accountId, campaignId);
+  const today = localDate(now.getTime(), row.timezone);
+  const [campaign, stats, days, stepReport, spend, replies, reports, deliveries] = await Promise.all([
+    readCampaign(sequelize, accountId, campaignId, now),
+    campaignStats(sequelize, row, now),
+    dailyActivity(sequelize, campaignId, addDays(today, -(CHART_DAYS - 1)), today, row.timezone),
+    campaignStepReport(sequelize, accountId, campaignId),
+    spendInWindows(sequelize, campaignId, undefined, now.getTime()),
+    repliesPage(sequelize, campaignId, { page: 1, perPage: PAGE_REPLIES }),
+    reportPage(sequelize, campaignId, PAGE_REPORTS, 0),
+    campaignDeliveries(sequelize, accountId, campaignId, PAGE_DELIVERIES),
+  ]);
+  const limits: Record<BudgetType, number | null> = { daily: campaign.maxDailyUsd, weekly: campaign.maxWeeklyUsd, monthly: campaign.maxMonthlyUsd };
+  const budget = BUDGET_TYPES.map((w) => ({
+    window: w,
+    limitUsd: limits[w],
+    spentUsd: spend[w],
+    share: limits[w] === null || limits[w] === 0 ? null : spend[w] / (limits[w] as number),
+  }));
+  return {
+    campaign,
+    stats,
+    moves: allowedMoves(campaign.status),
+    days,
+    steps: stepReport.steps,
+    winners: stepReport.winners,
+    budget,
+    replies: replies.replies,
+    repliesTotal: replies.total,
+    reports: reports.reports,
+    reportsTotal: reports.total,
+    deliveries,
+    nextSendDay: nextSendDay(campaign, now.getTime()),
+    nextReportAt: nextReportTime(campaign, now)?.getTime() ?? null,
+    workflowUrl: workflowUiUrl(config, campaignId),
+  };
+}

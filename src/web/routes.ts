@@ -1,0 +1,9 @@
+import type { AnyRoute } from '../api/http/route';
+import { accountPageRoutes } from './pages/account';
+import { campaignPageRoutes } from './pages/campaign-page';
+import { campaignListRoutes } from './pages/campaign-list';
+import { signInRoutes } from './pages/sign-in';
+import { staticRoutes } from './static-files';
+
+/** Every page and form of the dashboard, served by the API process under /dashboard. */
+export const WEB_ROUTES: readonly AnyRoute[] = [...signInRoutes, ...staticRoutes, ...campaignListRoutes, ...campaignPageRoutes, ...accountPageRoutes];

@@ -1,0 +1,55 @@
+/**
+ * Which report the schedule sends next, and which period it covers. Pure (the workflow passes its
+ * clock in), so the rules are the same whether the workflow just started, continued as new, or
+ * had its frequency changed.
+ */
+import { nextReportAt, periodOfReportAt, type ReportFrequency, type ReportPeriod } from '../../src/campaigns/model/report-schedule';
+
+export interface ScheduleRules {
+  readonly frequency: ReportFrequency;
+  readonly timeZone: string;
+  /** The campaign's creation: no period starts before it. */
+  readonly since: number;
+}
+
+export interface ScheduleProgress {
+  /** The last report time handled: the next comes strictly after it. */
+  readonly lastReportAt: number;
+  /** End of the last period reported; null before the first. */
+  readonly reportedUntil: number | null;
+}
+
+export interface DueReport {
+  /** When it goes out: 08:00 local on the report day. */
+  readonly at: number;
+  readonly period: ReportPeriod;
+}
+
+/**
+ * The next report after `progress.lastReportAt`. Periods follow on from each other: each starts
+ * where the last one reported ended, so a change of frequency neither repeats nor leaves out a day
+ * (weekly to daily on a Wednesday: Thursday's report covers Monday to Wednesday). The first starts
+ * at the period's own start, or at `since` when the campaign was created within it. A report time
+ * whose period ends at or before that start has nothing to report and is passed over.
+ */
+export function nextDueReport(rules: ScheduleRules, progress: ScheduleProgress): DueReport {
+  let after = progress.lastReportAt;
+  // A period ending before `since` can only be the one report time just before the first real one
+  // (a campaign created between 00:00 and 08:00); a frequency change can pass over at most a month.
+  for (let tries = 0; tries <= 40; tries++) {
+    const at = nextReportAt(rules.frequency, rules.timeZone, after);
+    const period = periodOfReportAt(rules.frequency, rules.timeZone, at);
+    const start = progress.reportedUntil ?? Math.max(rules.since, period.start);
+    if (period.end > start) return { at, period: { start, end: period.end } };
+    after = at;
+  }
+  throw new Error(`no report period after ${new Date(progress.lastReportAt).toISOString()} ends after ${new Date(progress.reportedUntil ?? rules.since).toISOString()}`);
+}
+
+/** The final report: from where the last report ended (or the creation) to the campaign's end. */
+export function finalPeriod(rules: ScheduleRules, progress: ScheduleProgress, endedAt: number): ReportPeriod {
+  const start = progress.reportedUntil ?? rules.since;
+  // A late signal can arrive after a report whose period reaches past the end: the final report
+  // then covers nothing new, but still says the campaign ended.
+  return { start, end: Math.max(start, endedAt) };
+}
