@@ -40,7 +40,9 @@ export function formatResult(name: string, result: ScenarioResult, settingsLine:
     }
     const ratio = num.requestsPerSec / den.requestsPerSec;
     const p99 = num.latencyP99Ms / den.latencyP99Ms;
-    const verdict = r.target === undefined ? '' : ratio >= r.target ? `  OK (target >= ${r.target})` : `  BELOW TARGET (>= ${r.target})`;
+    // A target such as 1/3 is printed to three decimals.
+    const target = r.target === undefined ? '' : String(Number(r.target.toFixed(3)));
+    const verdict = r.target === undefined ? '' : ratio >= r.target ? `  OK (target >= ${target})` : `  BELOW TARGET (>= ${target})`;
     lines.push(`${`${r.numerator}/${r.denominator}`.padEnd(nameWidth)} req/s ratio ${ratio.toFixed(2)}   p99 ratio ${p99.toFixed(2)}x${verdict}`);
   }
   for (const n of result.notes ?? []) lines.push(n);

@@ -1,5 +1,6 @@
 import type { Scenario } from '../lib/scenario';
 import { audiencePlanScenario } from './audience-plan';
+import { campaignPageScenario } from './campaign-page';
 import { campaignReadScenario } from './campaign-read';
 import { campaignScaleScenario } from './campaign-scale';
 import { meScenario } from './me';
@@ -11,4 +12,4 @@ import { webhookLatencyScenario } from './webhook-latency';
 import { webhookThroughputScenario } from './webhook-throughput';
 
 /** Every scenario, in the order `npm run bench` runs them when none is named. */
-export const SCENARIOS: readonly Scenario[] = [meScenario, campaignReadScenario, openPixelScenario, smtpSendScenario, pauseLatencyScenario, campaignScaleScenario, webhookThroughputScenario, webhookLatencyScenario, audiencePlanScenario, renderScenario];
+export const SCENARIOS: readonly Scenario[] = [meScenario, campaignReadScenario, openPixelScenario, smtpSendScenario, pauseLatencyScenario, campaignScaleScenario, webhookThroughputScenario, webhookLatencyScenario, audiencePlanScenario, renderScenario, campaignPageScenario];

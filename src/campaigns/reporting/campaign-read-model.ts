@@ -106,7 +106,7 @@ const HEADLINE_COLUMNS = countColumns(['emailsSent', 'delivered', 'opened', 'rep
  * spend counts from `since`, the placeholder of the daily budget window's start (windowStarts),
  * the window the budget check itself uses.
  */
-const readFrom = (source: string, since: string): string => `
+const readFrom = (source: string, since: string, counts = true): string => `
 SELECT c.id, c.created_via AS "createdVia", c.name, c.status, c.status_reason AS "statusReason", c.mcp, c.target_url AS "targetUrl",
        c.brand_id AS "brandId", c.target_audience AS "targetAudience", c.target_outcome AS "targetOutcome", c.value_for_target AS "valueForTarget",
        c.audience_filters AS "audienceFilters", c.audience_source AS "audienceSource", c.audience_matched_leads AS "audienceMatchedLeads", c.audience_reason AS "audienceReason",
@@ -119,10 +119,9 @@ SELECT c.id, c.created_via AS "createdVia", c.name, c.status, c.status_reason AS
        c.schedule_frequency AS "scheduleFrequency", c.schedule_trial_days AS "trialDays", c.schedule_start_date::text AS "startDate", c.timezone,
        c.send_window_start_minute AS "sendWindowStartMinute", c.send_window_end_minute AS "sendWindowEndMinute",
        c.reporting_frequency AS "reportingFrequency", c.reporting_email AS "reportingEmail", c.reporting_webhook_url AS "reportingWebhookUrl",
-       c.created_at AS "createdAt", c.started_at AS "startedAt", c.paused_at AS "pausedAt", c.resumed_at AS "resumedAt", c.completed_at AS "completedAt",
-       e.*
+       c.created_at AS "createdAt", c.started_at AS "startedAt", c.paused_at AS "pausedAt", c.resumed_at AS "resumedAt", c.completed_at AS "completedAt"${counts ? ',\n       e.*' : ''}
   FROM ${source}
-  CROSS JOIN LATERAL (SELECT ${HEADLINE_COLUMNS} FROM email_events WHERE campaign_id = c.id) e
+  ${counts ? `CROSS JOIN LATERAL (SELECT ${HEADLINE_COLUMNS} FROM email_events WHERE campaign_id = c.id) e` : ''}
 `;
 
 /**
@@ -166,6 +165,24 @@ export function readModelOf(row: CampaignReadRow, now: Date): CampaignReadModel 
 /** The campaign if `accountId` owns it (else NotFoundError('campaign'), as for a missing one). */
 export async function readCampaign(sequelize: Sequelize, accountId: string, campaignId: string, now = new Date()): Promise<CampaignReadModel> {
   const rows = await preparedQuery<CampaignReadRow>(sequelize, CAMPAIGN_READ_STATEMENT, CAMPAIGN_READ_QUERY, campaignReadValues(campaignId, accountId, now));
+  const row = rows[0];
+  if (row === undefined) throw new NotFoundError('campaign');
+  return readModelOf(row, now);
+}
+
+/** A campaign's settings and status as the read model has them, without its counts. */
+export type CampaignSettings = Omit<CampaignReadModel, keyof HeadlineCounts>;
+
+const SETTINGS_READ_QUERY = `${readFrom('campaigns c', '$3', false)}
+ WHERE c.id = $1 AND c.account_id = $2`;
+
+/**
+ * readCampaign without the headline counts, for a reader that counts the facts itself (the
+ * campaign page takes them from the statistics): counting a large campaign's facts twice would
+ * double the page's heaviest work.
+ */
+export async function readCampaignSettings(sequelize: Sequelize, accountId: string, campaignId: string, now = new Date()): Promise<CampaignSettings> {
+  const rows = await preparedQuery<CampaignReadRow>(sequelize, 'campaign_settings_read', SETTINGS_READ_QUERY, campaignReadValues(campaignId, accountId, now));
   const row = rows[0];
   if (row === undefined) throw new NotFoundError('campaign');
   return readModelOf(row, now);

@@ -6,7 +6,7 @@
  */
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { CampaignSequence, VariantId } from '../model/sequence';
-import { countColumns, type CampaignCounts } from './campaign-counts';
+import type { CampaignCounts } from './campaign-counts';
 import { rate } from './rates';
 
 export type StepCounts = Omit<CampaignCounts, 'meetingsBooked'> & {
@@ -56,7 +56,43 @@ export function stepRates(c: StepCounts): StepRates {
   };
 }
 
-const COUNTS = countColumns(['emailsSent', 'delivered', 'bounced', 'opened', 'clicked', 'replied', 'unsubscribed', 'meetingsBooked']);
+/**
+ * The counts of campaign-counts.ts (COUNT_SQL) per (step, variant), computed per email first: each
+ * email's facts become one row of flags (hash-aggregated by email id), and the step's figures count
+ * emails with a flag. Per email, "distinct emails with an opened fact" is "emails whose opened flag
+ * is set", and delivered (|delivered ∪ bounced| − |bounced|) is "delivered and not bounced", so the
+ * figures are the campaign's own definitions. Joining the 100,000 emails of a large campaign to
+ * their ~250,000 facts and sorting those for six DISTINCT counts took about twice as long.
+ * MATERIALIZED keeps the plan serial: inlined, PostgreSQL chose a parallel hash join in which
+ * every worker built the whole per-email aggregate again (three times the CPU, no faster).
+ */
+const STEP_COUNTS_SQL = `
+WITH per_email AS MATERIALIZED (
+  SELECT email_id,
+         count(*) FILTER (WHERE type = 'sent') AS sent,
+         bool_or(type = 'delivered') AS delivered,
+         bool_or(type = 'bounced') AS bounced,
+         bool_or(type = 'opened') AS opened,
+         bool_or(type = 'clicked') AS clicked,
+         bool_or(type = 'replied') AS replied,
+         bool_or(type = 'unsubscribed') AS unsubscribed,
+         count(*) FILTER (WHERE type = 'meeting_booked') AS meetings
+    FROM email_events
+   WHERE campaign_id = $1 AND email_id IS NOT NULL
+   GROUP BY email_id
+)
+SELECT e.step, e.variant,
+       sum(p.sent)::int AS "emailsSent",
+       count(*) FILTER (WHERE p.delivered AND NOT p.bounced)::int AS "delivered",
+       count(*) FILTER (WHERE p.bounced)::int AS "bounced",
+       count(*) FILTER (WHERE p.opened)::int AS "opened",
+       count(*) FILTER (WHERE p.clicked)::int AS "clicked",
+       count(*) FILTER (WHERE p.replied)::int AS "replied",
+       count(*) FILTER (WHERE p.unsubscribed)::int AS "unsubscribed",
+       sum(p.meetings)::int AS "meetingsBooked"
+  FROM per_email p JOIN emails e ON e.id = p.email_id
+ WHERE $2::int[] IS NULL OR e.step = ANY($2::int[])
+ GROUP BY e.step, e.variant`;
 
 type Key = `${number}:${string}`;
 const key = (step: number, variant: string | null): Key => `${step}:${variant ?? ''}`;
@@ -65,13 +101,10 @@ const key = (step: number, variant: string | null): Key => `${step}:${variant ??
 export async function stepCounts(sequelize: Sequelize, campaignId: string, steps?: readonly number[]): Promise<Map<Key, StepCounts>> {
   const only = steps === undefined ? null : [...steps];
   const [facts, positive, skipped] = await Promise.all([
-    sequelize.query<Omit<StepCounts, 'positiveReplies' | 'skipped'> & { step: number; variant: string | null }>(
-      `SELECT e.step, e.variant, ${COUNTS}
-         FROM email_events ev JOIN emails e ON e.id = ev.email_id
-        WHERE ev.campaign_id = $1 AND ($2::int[] IS NULL OR e.step = ANY($2::int[]))
-        GROUP BY e.step, e.variant`,
-      { bind: [campaignId, only], type: QueryTypes.SELECT },
-    ),
+    sequelize.query<Omit<StepCounts, 'positiveReplies' | 'skipped'> & { step: number; variant: string | null }>(STEP_COUNTS_SQL, {
+      bind: [campaignId, only],
+      type: QueryTypes.SELECT,
+    }),
     sequelize.query<{ step: number; variant: string | null; n: number }>(
       `SELECT e.step, e.variant, count(DISTINCT r.email_id)::int AS n
          FROM replies r JOIN emails e ON e.id = r.email_id

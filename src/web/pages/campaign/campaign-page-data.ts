@@ -7,7 +7,7 @@ import { addDays, isoWeekday, localDate, localInstant, nextSendSlot } from '../.
 import { BUDGET_TYPES, type BudgetType, type SendFrequency } from '../../../campaigns/model/status';
 import { allowedMoves, type CampaignMove } from '../../../campaigns/model/transitions';
 import { campaignStats, type CampaignStats } from '../../../campaigns/reporting/campaign-stats';
-import { readCampaign, type CampaignReadModel } from '../../../campaigns/reporting/campaign-read-model';
+import { readCampaignSettings, type CampaignReadModel } from '../../../campaigns/reporting/campaign-read-model';
 import { campaignStepReport } from '../../../campaigns/reporting/campaign-step-report';
 import { dailyActivity, type DailyActivity } from '../../../campaigns/reporting/daily-activity';
 import { nextReportTime } from '../../../campaigns/reporting/next-report';
@@ -83,8 +83,8 @@ export function workflowUiUrl(config: Pick<Config, 'temporalUiUrl' | 'temporalNa
 export async function campaignPageData(sequelize: Sequelize, config: Config, accountId: string, campaignId: string, now = new Date()): Promise<CampaignPageData> {
   const row = await ownedCampaign(accountId, campaignId);
   const today = localDate(now.getTime(), row.timezone);
-  const [campaign, stats, days, stepReport, spend, replies, reports, deliveries] = await Promise.all([
-    readCampaign(sequelize, accountId, campaignId, now),
+  const [settings, stats, days, stepReport, spend, replies, reports, deliveries] = await Promise.all([
+    readCampaignSettings(sequelize, accountId, campaignId, now),
     campaignStats(sequelize, row, now),
     dailyActivity(sequelize, campaignId, addDays(today, -(CHART_DAYS - 1)), today, row.timezone),
     campaignStepReport(sequelize, accountId, campaignId),
@@ -93,6 +93,9 @@ export async function campaignPageData(sequelize: Sequelize, config: Config, acc
     reportPage(sequelize, campaignId, PAGE_REPORTS, 0),
     campaignDeliveries(sequelize, accountId, campaignId, PAGE_DELIVERIES),
   ]);
+  // The headline counts are the statistics' own: the facts are counted once for the whole page.
+  const { emailsSent, delivered, opened, replied, meetingsBooked } = stats.counts;
+  const campaign: CampaignReadModel = { ...settings, emailsSent, delivered, opened, replied, meetingsBooked };
   const limits: Record<BudgetType, number | null> = { daily: campaign.maxDailyUsd, weekly: campaign.maxWeeklyUsd, monthly: campaign.maxMonthlyUsd };
   const budget = BUDGET_TYPES.map((w) => ({
     window: w,
