@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { QueryTypes } from 'sequelize';
 import { AccountService } from '../../src/accounts/account-service';
-import { createAccount, request, surfaceA, useTestApi } from '../support/api';
+import { createAccount, request, startTestApi, surfaceA, useTestApi } from '../support/api';
 import { seedCampaign, seedOutcome } from '../support/campaign-seed';
 import { signIn, type DashboardSession } from '../support/dashboard-session';
 
@@ -167,6 +167,27 @@ describe('dashboard: the campaign list and the campaign page (HTTP)', () => {
     expect(after.status).to.equal(303);
     expect(after.location).to.match(/^\/dashboard\?next=/);
     expect((await s.get('/dashboard/campaigns')).status).to.equal(200);
+  });
+
+  it('marks the session cookie Secure when the request came over HTTPS through a trusted proxy', async () => {
+    const behindProxy = await startTestApi(t.db.sequelize, { env: { TRUST_PROXY: 'true' } });
+    try {
+      const https = { 'x-forwarded-proto': 'https' };
+      const form = await fetch(`${behindProxy.baseUrl}/dashboard`, { redirect: 'manual', headers: https });
+      const signInCookie = form.headers.getSetCookie()[0]!;
+      expect(signInCookie).to.match(/; secure/i);
+      const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+      const answer = await fetch(`${behindProxy.baseUrl}/dashboard/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { ...https, 'content-type': 'application/x-www-form-urlencoded', cookie: signInCookie.split(';')[0]! },
+        body: new URLSearchParams({ _csrf: token, key }).toString(),
+      });
+      expect(answer.status).to.equal(303);
+      expect(answer.headers.getSetCookie().find((c) => c.startsWith('outreach_session='))).to.match(/; secure/i).and.match(/; httponly/i);
+    } finally {
+      await behindProxy.close();
+    }
   });
 
   it('refuses a sign-in without its form token, and a wrong key, saying why', async () => {
