@@ -1,4 +1,4 @@
-import { markReportFailed, sendCampaignReport as sendReport } from '../../src/campaigns/reporting/send-report';
+import { markPeriodReportFailed, markReportFailed, sendCampaignReport as sendReport } from '../../src/campaigns/reporting/send-report';
 import type { MarkReportFailedInput, SendReportInput, SendReportResult } from '../../workflows/reports/contract';
 import type { ActivityDeps } from '../deps';
 import { reportFailure } from '../failures';
@@ -18,7 +18,8 @@ export function sendCampaignReport(deps: ActivityDeps) {
   };
 }
 
-/** The `markCampaignReportFailed` activity: the on-demand workflow gave up, and the list should say so rather than show it pending. */
+/** The `markCampaignReportFailed` activity: a report workflow gave up, and the list should say so rather than show it pending. */
 export function markCampaignReportFailed(deps: ActivityDeps) {
-  return (input: MarkReportFailedInput): Promise<void> => markReportFailed(deps.sequelize, input.reportId, input.error);
+  return (input: MarkReportFailedInput): Promise<void> =>
+    'reportId' in input ? markReportFailed(deps.sequelize, input.reportId, input.error) : markPeriodReportFailed(deps.sequelize, input, input.error);
 }

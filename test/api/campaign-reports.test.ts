@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { QueryTypes } from 'sequelize';
-import { insertOnDemandReport } from '../../src/campaigns/reporting/report-repository';
+import { insertOnDemandReport, reservePeriodReport } from '../../src/campaigns/reporting/report-repository';
 import { count, percent, usd } from '../../src/campaigns/reporting/report-view';
-import { sendCampaignReport } from '../../src/campaigns/reporting/send-report';
+import { markPeriodReportFailed, sendCampaignReport } from '../../src/campaigns/reporting/send-report';
 import type { Campaign } from '../../src/db/models';
 import { scoreMessage, spamAssassinAvailable } from '../../src/deliverability/spamassassin';
 import { createLogger } from '../../src/log/logger';
@@ -256,6 +256,20 @@ describe('campaign reports (POST/GET /campaigns/:id/reports, /v1/..., preview; t
     expect((await sendCampaignReport(deps, { ...input, kind: 'on_demand', reportId: id })).status).to.equal('sent');
     expect((await sendCampaignReport(deps, { ...input, kind: 'on_demand', reportId: id })).status).to.equal('sent');
     await mailsTo(owner, before + 2);
+
+    // A scheduled report its workflow gave up on is shown failed, with the error; a sent one stays sent.
+    const stuck = { ...input, periodEnd: input.periodEnd - 60_000 };
+    await reservePeriodReport(s.db.sequelize, { campaignId: campaign.id, accountId, kind: 'scheduled', periodStart: new Date(stuck.periodStart), periodEnd: new Date(stuck.periodEnd), recipient: owner });
+    await markPeriodReportFailed(s.db.sequelize, { campaignId: campaign.id, kind: 'scheduled', periodEnd: stuck.periodEnd }, 'SMTP 451 for a day');
+    await markPeriodReportFailed(s.db.sequelize, { campaignId: campaign.id, kind: 'scheduled', periodEnd: input.periodEnd }, 'must not apply');
+    const rows = await s.db.sequelize.query<{ period_end: Date; status: string; error: string | null }>(
+      "SELECT period_end, status, error FROM campaign_reports WHERE campaign_id = $1 AND kind = 'scheduled' ORDER BY period_end",
+      { bind: [campaign.id], type: QueryTypes.SELECT },
+    );
+    expect(rows.map((r) => [r.period_end.getTime(), r.status, r.error])).to.deep.equal([
+      [stuck.periodEnd, 'failed', 'SMTP 451 for a day'],
+      [input.periodEnd, 'sent', null],
+    ]);
   });
 
   it('SpamAssassin (local rules) scores the report email low', async function () {

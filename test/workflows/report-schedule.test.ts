@@ -181,6 +181,8 @@ describe('campaign report schedule workflow (time-skipping)', function () {
     expect(fake.calls.filter((c) => c.input.periodEnd === at(0, y, 7, 3)).map((c) => c.outcome), 'not retried').to.deep.equal(['threw']);
     expect(fake.periods).to.deep.equal([period('scheduled', since, at(0, y, 7, 2)), period('scheduled', at(0, y, 7, 3), at(0, y, 7, 4))]);
     expectAt(fake.answered[1], at(0, y, 7, 4, 8), 'the day after the refused one');
+    // The refused report's row is marked failed with its error, not left pending.
+    expect(fake.marks.map((m) => ('kind' in m ? [m.kind, m.periodEnd, m.error] : m))).to.deep.equal([['scheduled', at(0, y, 7, 3), 'campaign cmp_x not found']]);
   });
 
   it('the on-demand workflow sends the row the API inserted, kind on_demand, with its period', async () => {

@@ -101,10 +101,13 @@ export interface SendReportResult {
 }
 
 /** The on-demand report's workflow gave up on it (a day of trouble, or a refusal): its row is marked failed with the last error. */
-export interface MarkReportFailedInput {
-  readonly reportId: string;
-  readonly error: string;
-}
+/**
+ * A report its workflow gave up on, to be shown failed rather than pending for ever: an on-demand
+ * one by its row, a scheduled or final one by what reserved it (campaign, kind and period end).
+ */
+export type MarkReportFailedInput =
+  | { readonly reportId: string; readonly error: string }
+  | { readonly campaignId: string; readonly kind: 'scheduled' | 'final'; readonly periodEnd: number; readonly error: string };
 
 export interface CampaignReportInput {
   readonly reportId: string;

@@ -1,5 +1,5 @@
 import { ActivityFailure, condition, continueAsNew, log, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
-import { sendCampaignReport } from './activity-proxies';
+import { markCampaignReportFailed, sendCampaignReport } from './activity-proxies';
 import {
   campaignEndedSignal,
   reportingChangedSignal,
@@ -51,9 +51,11 @@ export async function campaignReportScheduleWorkflow(input: ReportScheduleInput)
       return await sendCampaignReport(report);
     } catch (err) {
       // Given up after its retries (a day of trouble) or refused for good: this report is lost, the
-      // schedule is not. The activity recorded what it could on the report's row.
+      // schedule is not. Its row, if it was reserved, is marked failed with the last error.
       if (!(err instanceof ActivityFailure)) throw err;
-      log.warn('campaign report not sent', { campaignId, kind: report.kind, periodEnd: new Date(report.periodEnd).toISOString(), error: err.cause?.message ?? err.message });
+      const error = err.cause?.message ?? err.message;
+      log.warn('campaign report not sent', { campaignId, kind: report.kind, periodEnd: new Date(report.periodEnd).toISOString(), error });
+      if (report.kind === 'scheduled' || report.kind === 'final') await markCampaignReportFailed({ campaignId, kind: report.kind, periodEnd: report.periodEnd, error });
       return null;
     }
   };

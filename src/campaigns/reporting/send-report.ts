@@ -97,6 +97,15 @@ export async function markReportFailed(sequelize: Sequelize, reportId: string, e
   await settleReport(sequelize, reportId, { status: 'failed', error });
 }
 
+/** The same for a scheduled or final report, found by what reserved it (nothing when it never was). */
+export async function markPeriodReportFailed(sequelize: Sequelize, r: { readonly campaignId: string; readonly kind: 'scheduled' | 'final'; readonly periodEnd: number }, error: string): Promise<void> {
+  await sequelize.query(
+    `UPDATE campaign_reports SET status = 'failed', error = $4
+      WHERE campaign_id = $1 AND kind = $2 AND period_end = $3 AND status = 'pending'`,
+    { bind: [r.campaignId, r.kind, new Date(r.periodEnd).toISOString(), error.slice(0, 1000)] },
+  );
+}
+
 /**
  * The activity's split of what sendCampaignReport throws: true for trouble a later attempt may not
  * meet (the SMTP server down or saying 4xx, the database unreachable or timing out); false for the
