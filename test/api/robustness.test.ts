@@ -50,6 +50,8 @@ const VALID_BODIES: Record<string, unknown> = {
   'PATCH /v1/mailboxes/:id': { dailyCap: 40 },
   'PATCH /v1/default-sender': { name: 'Sam Lee' },
   'POST /v1/campaigns/:id/preview': { leadId: 'lead_x', spamCheck: false },
+  'POST /campaigns/:id/reports': { email: 'boss@acme.example' },
+  'POST /v1/campaigns/:id/reports': { email: 'boss@acme.example' },
   'POST /v1/sequences/preview': { sequence: [{ delayDays: 0, mode: 'template', subject: 'Hi', body: 'Hello {{ first_name | default: "there" }}' }], lead: { email: 'ada@acme.example' }, spamCheck: false },
 };
 
