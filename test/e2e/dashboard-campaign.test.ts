@@ -17,7 +17,9 @@ import { launchChromium, screenshot, seriousViolations, signInWithKey } from './
 
 const HOME = '<html><head><title>Acme Analytics</title><meta name="description" content="Dashboards for finance teams"></head><body><h1>Acme Analytics</h1></body></html>';
 const DOMAIN = 'page-pool.example';
-const NAME = '<script>window.__pwned = 1</script> Launch <img src=x onerror="window.__pwned=2">';
+const NAME = 'Q4 launch: CTOs in Germany';
+/** A second campaign's name, written to run script if a page ever put it in as markup. */
+const HOSTILE = '<script>window.__pwned = 1</script> Launch <img src=x onerror="window.__pwned=2">';
 
 
 describe('dashboard: the campaign page in a real browser, on the embedded stack', function () {
@@ -28,13 +30,16 @@ describe('dashboard: the campaign page in a real browser, on the embedded stack'
   let key = '';
   let campaignId = '';
   let otherId = '';
+  let hostileId = '';
 
   before(async () => {
     browser = await launchChromium();
     site = await startFakeSite(pages({ '/': [200, { 'content-type': 'text/html' }, HOME] }));
-    ({ apiKey: key } = await createAccount(t.db.sequelize, 'pro', 'Browser Co'));
+    let accountId: string;
+    ({ apiKey: key, accountId } = await createAccount(t.db.sequelize, 'pro', 'Browser Co'));
     const other = await createAccount(t.db.sequelize, 'pro', 'Someone Else');
     otherId = (await seedCampaign(other.accountId, { name: 'Their campaign' })).id;
+    hostileId = (await seedCampaign(accountId, { name: HOSTILE, targetAudience: '<b onmouseover="window.__pwned=3">CTOs</b>', audienceSource: 'parser' })).id;
     const csv = ['Email,First Name,Last Name,Job Title,Company,Country', `anna@${DOMAIN},Anna,Schmidt,CTO,Kraftwerk,Germany`, `ben@${DOMAIN},Ben,Weber,CTO,Daten,Germany`].join('\n');
     const imported = await request(`${t.api.baseUrl}/v1/leads/import`, { method: 'POST', headers: { ...surfaceB(key), 'content-type': 'text/csv' }, body: csv });
     expect(imported.status, imported.text).to.equal(200);
@@ -62,7 +67,7 @@ describe('dashboard: the campaign page in a real browser, on the embedded stack'
 
   const apiStatus = async (): Promise<string> => (await request<{ status: string }>(`${t.api.baseUrl}/campaigns/${campaignId}`, { headers: surfaceA(key) })).body.status;
 
-  it('signs in, lists the campaign and opens its page with the API\'s figures; the name is text, no script runs', async () => {
+  it('signs in, lists the campaign and opens its page with the API\'s figures', async () => {
     await page.goto(`${t.api.baseUrl}/dashboard`);
     expect(await seriousViolations(page)).to.deep.equal([]);
     await screenshot(page, 'sign-in');
@@ -74,7 +79,6 @@ describe('dashboard: the campaign page in a real browser, on the embedded stack'
     await row.getByRole('link').click();
     await page.waitForURL(new RegExp(`/dashboard/campaigns/${campaignId}$`));
     expect(await page.locator('#campaign-name').innerText()).to.equal(NAME);
-    expect(await page.evaluate('window.__pwned')).to.equal(undefined);
 
     const stats = await request<{ stats: Record<string, number> }>(`${t.api.baseUrl}/campaigns/${campaignId}/stats`, { headers: surfaceA(key) });
     const figure = (label: string) => page.locator('.figure', { has: page.locator('.muted', { hasText: new RegExp(`^${label}$`) }) }).locator('.value').innerText();
@@ -90,6 +94,19 @@ describe('dashboard: the campaign page in a real browser, on the embedded stack'
     await page.goto(`${t.api.baseUrl}/dashboard/campaigns`);
     expect(await seriousViolations(page)).to.deep.equal([]);
     await screenshot(page, 'campaigns');
+  });
+
+  it('shows a name and an audience written as markup as text, in the list and on the page: no script runs', async () => {
+    await page.goto(`${t.api.baseUrl}/dashboard/campaigns`);
+    const row = page.locator('#campaigns tr', { hasText: hostileId });
+    expect(await row.getByRole('link').innerText()).to.equal(HOSTILE);
+    expect(await row.locator('td.audience').innerText()).to.include('<b onmouseover="window.__pwned=3">CTOs</b>');
+    await row.getByRole('link').hover();
+    await row.getByRole('link').click();
+    await page.waitForURL(new RegExp(`/dashboard/campaigns/${hostileId}$`));
+    expect(await page.locator('#campaign-name').innerText()).to.equal(HOSTILE);
+    expect(await page.locator('img[src="x"], b[onmouseover]').count()).to.equal(0);
+    expect(await page.evaluate('window.__pwned')).to.equal(undefined);
   });
 
   it('pauses and resumes from the page, through the workflow: the API shows each status', async () => {
