@@ -13,11 +13,12 @@ import type { LeadInput } from '../../src/leads/fields';
 import { insertNewLeads, MAX_ROWS_PER_STATEMENT } from '../../src/leads/lead-repository';
 import type { LeadDeps } from '../../src/leads/provider';
 import type { PlanLeadsInput } from '../../workflows/campaign/contract';
-import { processTreeCpuMs, selfCpuMs } from '../lib/cpu-usage';
+import { selfCpuMs } from '../lib/cpu-usage';
 import { latencyRow } from '../lib/latency-row';
 import type { Measurement } from '../lib/load';
 import type { Scenario } from '../lib/scenario';
 import { intFromEnv } from '../lib/settings';
+import { emptySample, timedBlock, type TimedSample } from '../lib/timed-block';
 import { percentile } from '../lib/wait-until';
 import { seededRandom } from '../../src/util/seeded-random';
 
@@ -170,34 +171,11 @@ function leadsOf(count: number, seed: number): LeadInput[] {
 
 // ---------------------------------------------------------------- measurement
 
-interface Sample {
-  readonly latencies: number[];
-  wallMs: number;
-  selfCpuMs: number;
-  pgCpuMs: number;
-}
-
-const emptySample = (): Sample => ({ latencies: [], wallMs: 0, selfCpuMs: 0, pgCpuMs: 0 });
-
-async function block(sample: Sample | null, n: number, once: () => Promise<unknown>, pgPid: number | undefined): Promise<void> {
-  const cpu0 = selfCpuMs();
-  const pg0 = pgPid === undefined ? undefined : processTreeCpuMs(pgPid);
-  const t0 = performance.now();
-  for (let i = 0; i < n; i++) {
-    const s = performance.now();
-    await once();
-    sample?.latencies.push(performance.now() - s);
-  }
-  if (sample === null) return;
-  sample.wallMs += performance.now() - t0;
-  sample.selfCpuMs += selfCpuMs() - cpu0;
-  const pg1 = pgPid === undefined ? undefined : processTreeCpuMs(pgPid);
-  if (pg0 !== undefined && pg1 !== undefined) sample.pgCpuMs += pg1 - pg0;
-}
+type Sample = TimedSample;
 
 function rowOf(label: string, s: Sample): Measurement {
   const n = s.latencies.length;
-  return latencyRow(label, s.latencies, n / (s.wallMs / 1000), { loadgen: (s.selfCpuMs * 1000) / n, postgres: (s.pgCpuMs * 1000) / n });
+  return latencyRow(label, s.latencies, n / (s.wallMs / 1000), { loadgen: (s.cpuMs * 1000) / n, postgres: (s.pgCpuMs * 1000) / n });
 }
 
 const p = (s: Sample, q: number): string => percentile([...s.latencies].sort((a, b) => a - b), q).toFixed(2);
@@ -340,15 +318,15 @@ export const audiencePlanScenario: Scenario = {
       );
 
       // ---- measurement: warm-up, then alternating blocks until `plans` each or the time is up
-      await block(null, 20, service, pgPid);
-      await block(null, 20, bareOnce, pgPid);
+      await timedBlock(null, 20, service, selfCpuMs, pgPid);
+      await timedBlock(null, 20, bareOnce, selfCpuMs, pgPid);
       const svc = emptySample();
       const raw = emptySample();
       const deadline = performance.now() + maxS * 1000;
       while (svc.latencies.length < plans && performance.now() < deadline) {
         const n = Math.min(BLOCK, plans - svc.latencies.length);
-        await block(svc, n, service, pgPid);
-        await block(raw, n, bareOnce, pgPid);
+        await timedBlock(svc, n, service, selfCpuMs, pgPid);
+        await timedBlock(raw, n, bareOnce, selfCpuMs, pgPid);
       }
 
       // ---- where the service's time goes: each statement of a plan, and the audience resolution

@@ -4,12 +4,13 @@ import { AccountService } from '../../src/accounts/account-service';
 import { signIn } from '../../test/support/dashboard-session';
 import { seedCampaignPage } from '../lib/campaign-page-seed';
 import { timePageParts } from '../lib/campaign-page-parts';
-import { processCpuMs, processTreeCpuMs } from '../lib/cpu-usage';
+import { processCpuMs } from '../lib/cpu-usage';
 import { latencyRow } from '../lib/latency-row';
 import type { Measurement } from '../lib/load';
 import { UNREACHED_RATE_LIMITS } from '../lib/rate-limits';
 import type { Scenario } from '../lib/scenario';
 import { intFromEnv } from '../lib/settings';
+import { emptySample, timedBlock, type TimedSample } from '../lib/timed-block';
 import { percentile } from '../lib/wait-until';
 
 /**
@@ -20,36 +21,12 @@ import { percentile } from '../lib/wait-until';
  * the server, and at most 3 times the statistics' own time.
  */
 
-interface Sample {
-  readonly latencies: number[];
-  wallMs: number;
-  serverCpuMs: number;
-  pgCpuMs: number;
-}
-
-const emptySample = (): Sample => ({ latencies: [], wallMs: 0, serverCpuMs: 0, pgCpuMs: 0 });
-
-async function block(sample: Sample | null, n: number, once: () => Promise<void>, serverPid: number, pgPid: number | undefined): Promise<void> {
-  const cpu0 = processCpuMs(serverPid);
-  const pg0 = pgPid === undefined ? undefined : processTreeCpuMs(pgPid);
-  const t0 = performance.now();
-  for (let i = 0; i < n; i++) {
-    const s = performance.now();
-    await once();
-    sample?.latencies.push(performance.now() - s);
-  }
-  if (sample === null) return;
-  sample.wallMs += performance.now() - t0;
-  const cpu1 = processCpuMs(serverPid);
-  const pg1 = pgPid === undefined ? undefined : processTreeCpuMs(pgPid);
-  if (cpu0 !== undefined && cpu1 !== undefined) sample.serverCpuMs += cpu1 - cpu0;
-  if (pg0 !== undefined && pg1 !== undefined) sample.pgCpuMs += pg1 - pg0;
-}
+type Sample = TimedSample;
 
 function rowOf(label: string, s: Sample): Measurement {
   const n = s.latencies.length;
   // One request at a time: requests/s is 1 / mean latency, so the ratio of two rows is the inverse ratio of their mean times.
-  return latencyRow(label, s.latencies, n / (s.wallMs / 1000), { server: (s.serverCpuMs * 1000) / n, postgres: pgCpuKnown(s) ? (s.pgCpuMs * 1000) / n : undefined });
+  return latencyRow(label, s.latencies, n / (s.wallMs / 1000), { server: (s.cpuMs * 1000) / n, postgres: pgCpuKnown(s) ? (s.pgCpuMs * 1000) / n : undefined });
 }
 
 /**
@@ -118,9 +95,10 @@ export const campaignPageScenario: Scenario = {
         statsBody = text;
       };
 
+      const serverCpu = (): number | undefined => processCpuMs(server.pid);
       // Warm-up: first compilations, the chart's parsed spec, prepared statements on each pooled connection.
-      await block(null, warmup, stats, server.pid, pgPid);
-      await block(null, warmup, page, server.pid, pgPid);
+      await timedBlock(null, warmup, stats, serverCpu, pgPid);
+      await timedBlock(null, warmup, page, serverCpu, pgPid);
       const pageS = emptySample();
       const statsS = emptySample();
       const deadline = performance.now() + maxS * 1000;
@@ -129,11 +107,11 @@ export const campaignPageScenario: Scenario = {
         const n = Math.min(blockSize, requests - pageS.latencies.length);
         // Blocks take turns going first, so a drift in the machine's load falls on both.
         if (statsFirst) {
-          await block(statsS, n, stats, server.pid, pgPid);
-          await block(pageS, n, page, server.pid, pgPid);
+          await timedBlock(statsS, n, stats, serverCpu, pgPid);
+          await timedBlock(pageS, n, page, serverCpu, pgPid);
         } else {
-          await block(pageS, n, page, server.pid, pgPid);
-          await block(statsS, n, stats, server.pid, pgPid);
+          await timedBlock(pageS, n, page, serverCpu, pgPid);
+          await timedBlock(statsS, n, stats, serverCpu, pgPid);
         }
         statsFirst = !statsFirst;
       }
@@ -142,7 +120,7 @@ export const campaignPageScenario: Scenario = {
       const pageP50 = percentile(sorted(pageS), 50);
       const statsP50 = percentile(sorted(statsS), 50);
       const line = (label: string, s: Sample): string =>
-        `  ${label.padEnd(5)}  p50 ${ms(percentile(sorted(s), 50))}  p95 ${ms(percentile(sorted(s), 95))}  mean ${ms(mean(s))}  max ${ms(sorted(s).at(-1) ?? 0)} ms  (${s.latencies.length} requests; server CPU ${ms(s.serverCpuMs / s.latencies.length)} ms, PostgreSQL CPU ${pgCpuKnown(s) ? ms(s.pgCpuMs / s.latencies.length) : '-'} ms per request)`;
+        `  ${label.padEnd(5)}  p50 ${ms(percentile(sorted(s), 50))}  p95 ${ms(percentile(sorted(s), 95))}  mean ${ms(mean(s))}  max ${ms(sorted(s).at(-1) ?? 0)} ms  (${s.latencies.length} requests; server CPU ${ms(s.cpuMs / s.latencies.length)} ms, PostgreSQL CPU ${pgCpuKnown(s) ? ms(s.pgCpuMs / s.latencies.length) : '-'} ms per request)`;
       notes.push(
         '',
         `campaign: ${seeded.emails} emails sent over the last 30 days to ${seeded.leads} leads (3 steps, an A/B test on the first), ${seeded.factRows} facts, ${seeded.replies} replies, ${seeded.costRows} cost rows; setup ${setupS.toFixed(1)} s`,

@@ -18,7 +18,6 @@
  * figures, 1 only when a set is malformed, 2 when the database could not be used.
  */
 import { Command } from 'commander';
-import fs from 'node:fs';
 import path from 'node:path';
 import { parseAudienceText } from '../../src/campaigns/audience/parse-text';
 import { resolveAudience } from '../../src/campaigns/audience/resolve';
@@ -27,6 +26,7 @@ import type { LeadCriteria } from '../../src/leads/profile/types';
 import { matches, type MatchableLead } from './reference-match';
 import { loadSet2, poolLeadOf, reportSet2, type PhraseResult, type Set2Files } from './set2/evaluate';
 import { startSqlDatabase, type PoolLead, type SqlDatabase } from './sql-match';
+import { readJsonl } from './jsonl';
 
 interface LeadRow extends PoolLead {
   readonly company: string;
@@ -51,20 +51,6 @@ interface Result {
 const out = (line = ''): void => {
   process.stdout.write(`${line}\n`);
 };
-
-function readJsonl<T>(file: string): T[] {
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l, i) => {
-      try {
-        return JSON.parse(l) as T;
-      } catch {
-        throw new Error(`${path.basename(file)} line ${i + 1} is not JSON`);
-      }
-    });
-}
 
 /** Precision and recall of one phrase; an empty expectation is met only by finding nobody. */
 function pr(r: Result): { p: number; r: number } {

@@ -3,7 +3,7 @@
  * clock in), so the rules are the same whether the workflow just started, continued as new, or
  * had its frequency changed.
  */
-import { nextReportAt, periodOfReportAt, type ReportFrequency, type ReportPeriod } from '../../src/campaigns/model/report-schedule';
+import { nextReportEndingAfter, periodOfReportAt, type ReportFrequency, type ReportPeriod } from '../../src/campaigns/model/report-schedule';
 
 export interface ScheduleRules {
   readonly frequency: ReportFrequency;
@@ -33,17 +33,9 @@ export interface DueReport {
  * whose period ends at or before that start has nothing to report and is passed over.
  */
 export function nextDueReport(rules: ScheduleRules, progress: ScheduleProgress): DueReport {
-  let after = progress.lastReportAt;
-  // A period ending before `since` can only be the one report time just before the first real one
-  // (a campaign created between 00:00 and 08:00); a frequency change can pass over at most a month.
-  for (let tries = 0; tries <= 40; tries++) {
-    const at = nextReportAt(rules.frequency, rules.timeZone, after);
-    const period = periodOfReportAt(rules.frequency, rules.timeZone, at);
-    const start = progress.reportedUntil ?? Math.max(rules.since, period.start);
-    if (period.end > start) return { at, period: { start, end: period.end } };
-    after = at;
-  }
-  throw new Error(`no report period after ${new Date(progress.lastReportAt).toISOString()} ends after ${new Date(progress.reportedUntil ?? rules.since).toISOString()}`);
+  const at = nextReportEndingAfter(rules.frequency, rules.timeZone, progress.lastReportAt, progress.reportedUntil ?? rules.since);
+  const period = periodOfReportAt(rules.frequency, rules.timeZone, at);
+  return { at, period: { start: progress.reportedUntil ?? Math.max(rules.since, period.start), end: period.end } };
 }
 
 /** The final report: from where the last report ended (or the creation) to the campaign's end. */

@@ -3,30 +3,16 @@
  * phrase class, per lead-side render class). Kept apart from the service calls and the database
  * (run.ts does those), so the test reads the files with the same checks.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { PoolLead } from '../sql-match';
 import { LEADS_FILE, PHRASES_FILE } from './generate';
 import { selects } from './truth';
 import { PHRASE_CLASSES, type Set2Lead, type Set2Phrase } from './types';
+import { readJsonl } from '../jsonl';
 
 export interface Set2Files {
   readonly leads: readonly Set2Lead[];
   readonly phrases: readonly Set2Phrase[];
-}
-
-function readJsonl<T>(file: string): T[] {
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l, i) => {
-      try {
-        return JSON.parse(l) as T;
-      } catch {
-        throw new Error(`${path.basename(file)} line ${i + 1} is not JSON`);
-      }
-    });
 }
 
 const LEAD_STRINGS = ['id', 'first_name', 'last_name', 'email', 'company', 'title', 'country', 'state', 'city', 'industry', 'company_size'] as const;

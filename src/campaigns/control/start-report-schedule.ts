@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { REPORT_FREQUENCIES, type ReportFrequency } from '../model/report-schedule';
+import { reportFrequencyOf } from '../model/report-schedule';
 import { reportScheduleWorkflowId, type ReportScheduleInput } from '../../../workflows/reports/contract';
 import type { campaignReportScheduleWorkflow } from '../../../workflows/reports/schedule-workflow';
 
@@ -12,12 +12,8 @@ export interface ReportingCampaign {
   readonly createdAt: Date;
 }
 
-/** The spec gives no default for `reporting.frequency`; its example value is `daily`. */
-export const DEFAULT_REPORT_FREQUENCY: ReportFrequency = 'daily';
-
 export function reportScheduleInputOf(c: ReportingCampaign): ReportScheduleInput {
-  const frequency = REPORT_FREQUENCIES.find((f) => f === c.reportingFrequency) ?? DEFAULT_REPORT_FREQUENCY;
-  return { campaignId: c.id, accountId: c.accountId, frequency, timeZone: c.timezone, since: c.createdAt.getTime() };
+  return { campaignId: c.id, accountId: c.accountId, frequency: reportFrequencyOf(c.reportingFrequency), timeZone: c.timezone, since: c.createdAt.getTime() };
 }
 
 /**

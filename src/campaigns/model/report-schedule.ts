@@ -83,16 +83,17 @@ export function reportFrequencyOf(stored: string | null | undefined): ReportFreq
 }
 
 /**
- * The next scheduled report of a campaign created at `sinceMs`, as its schedule workflow sends it:
- * a report time whose period ends at or before the creation has nothing to report and is passed
- * over (a campaign created at 03:00 gets its first daily report tomorrow, not at 08:00 today).
+ * The first report time after `afterMs` whose period ends after `floorMs` (the end of what was
+ * already reported, or the campaign's creation): a report time with nothing new to cover is passed
+ * over. A campaign created at 03:00 gets its first daily report tomorrow, not at 08:00 today; a
+ * change of frequency passes over at most a month of report times.
  */
-export function nextCampaignReportAt(frequency: ReportFrequency, timeZone: string, nowMs: number, sinceMs: number): number {
-  let after = nowMs;
-  for (let i = 0; i < 3; i++) {
+export function nextReportEndingAfter(frequency: ReportFrequency, timeZone: string, afterMs: number, floorMs: number): number {
+  let after = afterMs;
+  for (let tries = 0; tries <= 40; tries++) {
     const at = nextReportAt(frequency, timeZone, after);
-    if (periodOfReportAt(frequency, timeZone, at).end > sinceMs) return at;
+    if (periodOfReportAt(frequency, timeZone, at).end > floorMs) return at;
     after = at;
   }
-  return nextReportAt(frequency, timeZone, after);
+  throw new Error(`no ${frequency} report after ${new Date(afterMs).toISOString()} covers time after ${new Date(floorMs).toISOString()}`);
 }

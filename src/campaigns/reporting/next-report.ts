@@ -1,4 +1,4 @@
-import { nextCampaignReportAt, reportFrequencyOf } from '../model/report-schedule';
+import { nextReportEndingAfter, reportFrequencyOf } from '../model/report-schedule';
 import type { CampaignReadModel } from './campaign-read-model';
 
 /**
@@ -9,5 +9,5 @@ import type { CampaignReadModel } from './campaign-read-model';
  */
 export function nextReportTime(c: Pick<CampaignReadModel, 'reportingEmail' | 'reportingFrequency' | 'timezone' | 'status' | 'createdAt'>, now: Date): Date | null {
   if (c.reportingEmail === null || c.status === 'completed' || c.status === 'failed') return null;
-  return new Date(nextCampaignReportAt(reportFrequencyOf(c.reportingFrequency), c.timezone, now.getTime(), c.createdAt.getTime()));
+  return new Date(nextReportEndingAfter(reportFrequencyOf(c.reportingFrequency), c.timezone, now.getTime(), c.createdAt.getTime()));
 }

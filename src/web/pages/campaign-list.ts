@@ -5,6 +5,7 @@ import { CAMPAIGN_STATUSES, type CampaignStatus } from '../../campaigns/model/st
 import { definePage } from '../page-route';
 import { renderTemplate } from '../render';
 import { statusLabel } from '../view/status-label';
+import { shownTime } from './account/format';
 
 /** The account's campaigns: a status filter, a search over name, target and audience, and pages. */
 
@@ -54,7 +55,7 @@ const list = definePage({
       audience: c.audienceSource === 'all_leads' ? 'all leads' : (c.targetAudience ?? 'filters'),
       matched: c.audienceMatchedLeads,
       reason: c.audienceReason,
-      created: c.createdAt.toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+      created: shownTime(c.createdAt).text,
     }));
     return {
       html: renderTemplate('campaigns', {

@@ -1,19 +1,20 @@
 import { Type } from '@sinclair/typebox';
 import type { AnyRoute } from '../../api/http/route';
-import { notFound } from '../../api/http/errors';
 import { controlDeps, previewDeps } from '../../api/resources/campaigns/campaign-deps';
 import { campaignExport } from '../../api/resources/campaigns/export-file';
 import { withTemporal } from '../../api/resources/campaigns/temporal-unavailable';
 import { ownedCampaign } from '../../campaigns/campaign-repository';
 import { pauseCampaign, resumeCampaign } from '../../campaigns/control/campaign-control';
 import { previewCampaign } from '../../campaigns/sequences/preview-requests';
+import { NotFoundError } from '../../errors/domain-errors';
 import { findStoredLead } from '../../leads/lead-repository';
 import { defineAction, definePage, type PageResult } from '../page-route';
 import { DELIVERY_NOTICES } from './account';
+import { noticeText } from './account/format';
 import { renderTemplate } from '../render';
 import { campaignPageData } from './campaign/campaign-page-data';
 import { campaignView, type StepPreviewView } from './campaign/campaign-view';
-import { reportPreview, requestReportNow } from './campaign/report-now';
+import { PREVIEW_HEADERS, previewReport, sendReportNow } from '../../api/resources/campaign-reports/report-actions';
 
 /**
  * The page of one campaign (`dashboard_url`), its controls, its export and its report-now
@@ -50,7 +51,7 @@ async function stepPreview(deps: Parameters<typeof previewDeps>[0], accountId: s
     const preview = answer.steps.find((s) => s.step === step) ?? null;
     return { who: answer.lead.email, step, problem: preview === null ? `The sequence has no step ${step}.` : null, preview };
   } catch (err) {
-    if (err instanceof Error && err.name === 'NotFoundError') return { who: wanted, step, problem: `No lead of yours is ${wanted}.`, preview: null };
+    if (err instanceof NotFoundError) return { who: wanted, step, problem: `No lead of yours is ${wanted}.`, preview: null };
     throw err;
   }
 }
@@ -65,7 +66,7 @@ const page = definePage({
     const who = query.preview_lead as string | undefined;
     const step = (query.preview_step as number | undefined) ?? 1;
     const preview = who === undefined ? null : await stepPreview(deps, session.accountId, id, who, step);
-    const notice = typeof query.notice === 'string' ? (NOTICES[query.notice] ?? null) : null;
+    const notice = noticeText(NOTICES, query.notice) ?? null;
     const view = await campaignView(data, preview);
     return { html: renderTemplate('campaign', { title: data.campaign.name, session, nav: 'campaigns', notice, ...view }) };
   },
@@ -104,7 +105,7 @@ const reportNow = defineAction({
   path: '/dashboard/campaigns/:id/reports',
   summary: 'Send a report now',
   handler: async ({ params }, { deps, session }) => {
-    await requestReportNow(deps, session.accountId, params.id ?? '');
+    await sendReportNow(deps, session.accountId, params.id ?? '', undefined);
     return back(params.id ?? '', 'report');
   },
 });
@@ -112,7 +113,7 @@ const reportNow = defineAction({
 const reportPreviewPage = definePage({
   path: '/dashboard/campaigns/:id/report-preview',
   summary: 'The report of the period so far, not sent',
-  handler: async ({ params }, { deps, session }) => reportPreview(deps, session.accountId, params.id ?? ''),
+  handler: async ({ params }, { deps, session }) => ({ raw: await previewReport(deps, session.accountId, params.id ?? ''), headers: { ...PREVIEW_HEADERS } }),
 });
 
 const ExportQuery = Type.Object({ format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('json')])) }, { additionalProperties: false });
@@ -122,9 +123,7 @@ const exportFile = definePage({
   summary: 'Export a campaign',
   query: ExportQuery,
   handler: async ({ params, query }, { deps, log, session }) => {
-    const c = await ownedCampaign(session.accountId, params.id ?? '').catch(() => {
-      throw notFound(`No campaign ${params.id ?? ''}`);
-    });
+    const c = await ownedCampaign(session.accountId, params.id ?? '');
     const file = await campaignExport(deps.sequelize, c, (query.format as 'csv' | 'json' | undefined) ?? 'csv', log);
     return { raw: file.body, headers: file.headers };
   },

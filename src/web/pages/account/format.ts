@@ -19,11 +19,7 @@ export function shownTime(d: Date | null): ShownTime | null {
   return { iso, text: `${iso.slice(0, 16).replace('T', ' ')} UTC` };
 }
 
-const COUNT = new Intl.NumberFormat('en-US');
-const USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 });
-
-export const count = (n: number): string => COUNT.format(n);
-export const usd = (n: number): string => USD.format(n);
+export { count, usd } from '../../view/format';
 
 /**
  * The message a page shows for a `?notice=` code: only codes the page knows, each with its fixed

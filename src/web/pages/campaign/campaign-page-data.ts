@@ -1,4 +1,5 @@
 import type { Sequelize } from 'sequelize';
+import { campaignWorkflowId } from '../../../../workflows/campaign/contract';
 import type { Config } from '../../../config/config';
 import { ownedCampaign } from '../../../campaigns/campaign-repository';
 import { spendInWindows } from '../../../campaigns/control/spend-windows';
@@ -76,7 +77,7 @@ function nextSendDay(c: CampaignReadModel, now: number): string | null {
 /** The Web UI's page of one workflow: <ui>/namespaces/<ns>/workflows/<workflow id>. */
 export function workflowUiUrl(config: Pick<Config, 'temporalUiUrl' | 'temporalNamespace'>, campaignId: string): string | null {
   if (config.temporalUiUrl === undefined) return null;
-  return `${config.temporalUiUrl.replace(/\/+$/, '')}/namespaces/${encodeURIComponent(config.temporalNamespace)}/workflows/${encodeURIComponent(`campaign-${campaignId}`)}`;
+  return `${config.temporalUiUrl.replace(/\/+$/, '')}/namespaces/${encodeURIComponent(config.temporalNamespace)}/workflows/${encodeURIComponent(campaignWorkflowId(campaignId))}`;
 }
 
 /** The page's data; a campaign of another account, or none, is the NotFoundError of ownedCampaign. */
