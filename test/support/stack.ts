@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
+import net from 'node:net';
 import path from 'node:path';
 import { freePort } from '../../src/net/ports';
 import { runOutreach, type CliRun } from './cli';
@@ -14,20 +15,53 @@ export interface StackEnv {
   readonly baseUrl: string;
 }
 
+/** The first port the kernel hands out for outgoing connections (Linux; 32768 elsewhere). */
+async function ephemeralLow(): Promise<number> {
+  const range = await fs.readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => '32768');
+  return Number(range.trim().split(/\s+/)[0]) || 32768;
+}
+
+/**
+ * Ports for one copy of the service, each free now and all different. They are taken below the
+ * kernel's range for outgoing connections: a port from freePort() is in that range, and during the
+ * service's start (PostgreSQL, Temporal and their clients opening connections) an outgoing
+ * connection can take it before the service binds it (EADDRINUSE).
+ */
+async function servicePorts(n: number): Promise<number[]> {
+  const low = await ephemeralLow();
+  const ports = new Set<number>();
+  for (let tries = 0; ports.size < n && tries < 500; tries++) {
+    const port = 10_000 + Math.floor(Math.random() * Math.max(1, low - 10_000));
+    if (!ports.has(port) && (await bindable(port))) ports.add(port);
+  }
+  // Fewer than n free below the range (unlikely): the rest from the OS, as before.
+  while (ports.size < n) ports.add(await freePort());
+  return [...ports];
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen({ port }, () => server.close(() => resolve(true)));
+  });
+}
+
 /** A DATA_DIR and a set of free ports for one copy of the service. */
 export async function stackEnv(): Promise<StackEnv> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'outreach-e2e-'));
   await fs.chmod(dataDir, 0o755); // the embedded cluster may run as the `postgres` user
-  const port = await freePort();
+  const [port, pgPort, temporalPort, uiPort, sinkPort, inboundPort] = (await servicePorts(6)) as [number, number, number, number, number, number];
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
     DATA_DIR: dataDir,
-    EMBEDDED_PG_PORT: String(await freePort()),
-    TEMPORAL_DEV_PORT: String(await freePort()),
-    TEMPORAL_UI_PORT: String(await freePort()),
-    SMTP_SINK_PORT: String(await freePort()),
-    INBOUND_SMTP_PORT: String(await freePort()),
+    EMBEDDED_PG_PORT: String(pgPort),
+    TEMPORAL_DEV_PORT: String(temporalPort),
+    TEMPORAL_UI_PORT: String(uiPort),
+    SMTP_SINK_PORT: String(sinkPort),
+    INBOUND_SMTP_PORT: String(inboundPort),
     LOG_LEVEL: 'warn',
   };
   delete env.DATABASE_URL;
