@@ -3,7 +3,10 @@ import { emitCampaignEvents } from './campaigns/emit-events';
 import { planLeads } from './campaigns/plan-leads';
 import { prepareCampaign } from './campaigns/prepare-campaign';
 import { recordCampaignTransition } from './campaigns/record-transition';
-import { sendCampaignBatch } from './campaigns/send-batch';
+import { sendCampaignBatch, sendEnrolledBatch } from './campaigns/send-batch';
+import { adoptLeadTracks } from './campaigns/adopt-lead-tracks';
+import { endLeadSequence } from './campaigns/end-lead-sequence';
+import { enrolNewLeads } from './campaigns/enrol-new-leads';
 import type { ActivityDeps } from './deps';
 import { markCampaignReportFailed, sendCampaignReport } from './reports/send-report';
 import { attemptWebhookDelivery } from './webhooks/attempt-delivery';
@@ -25,6 +28,10 @@ export function createActivities(deps: ActivityDeps) {
     prepareCampaign: prepareCampaign(deps),
     planLeads: planLeads(deps),
     sendCampaignBatch: sendCampaignBatch(deps),
+    enrolNewLeads: enrolNewLeads(deps),
+    sendEnrolledBatch: sendEnrolledBatch(deps),
+    endLeadSequence: endLeadSequence(deps),
+    adoptLeadTracks: adoptLeadTracks(deps),
     decideVariantWinners: decideVariantWinners(deps),
     runWebhookDispatcher: runWebhookDispatcher(deps),
     attemptWebhookDelivery: attemptWebhookDelivery(deps),
@@ -39,7 +46,16 @@ export type Activities = ReturnType<typeof createActivities>;
 /** What the campaign workflow proxies: its proxies are typed from the implementations. */
 export type CampaignWorkflowActivities = Pick<
   Activities,
-  'recordCampaignTransition' | 'emitCampaignEvents' | 'prepareCampaign' | 'planLeads' | 'sendCampaignBatch' | 'decideVariantWinners'
+  | 'recordCampaignTransition'
+  | 'emitCampaignEvents'
+  | 'prepareCampaign'
+  | 'planLeads'
+  | 'sendCampaignBatch'
+  | 'decideVariantWinners'
+  | 'enrolNewLeads'
+  | 'sendEnrolledBatch'
+  | 'endLeadSequence'
+  | 'adoptLeadTracks'
 >;
 /** What the webhook workflows (dispatcher, delivery retries) proxy. */
 export type WebhookWorkflowActivities = Pick<Activities, 'runWebhookDispatcher' | 'attemptWebhookDelivery' | 'markWebhookDeliveryFailed'>;

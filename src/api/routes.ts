@@ -3,6 +3,7 @@ import { apiKeyRoutes } from './resources/api-keys/routes';
 import { audienceRoutes } from './resources/audiences/routes';
 import { campaignRoutesA } from './resources/campaigns/routes-a';
 import { campaignRoutesB } from './resources/campaigns/routes-b';
+import { campaignLeadRoutesA, campaignLeadRoutesB } from './resources/campaign-leads/routes';
 import { campaignReportRoutesA } from './resources/campaign-reports/routes-a';
 import { campaignReportRoutesB } from './resources/campaign-reports/routes-b';
 import { companyRoutes } from './resources/companies/routes';
@@ -11,6 +12,10 @@ import { healthRoutes } from './resources/health/routes';
 import { inboundRoutes } from './resources/inbound/routes';
 import { integrationRoutes } from './resources/integrations/routes';
 import { leadRoutes } from './resources/leads/routes';
+import { leadEditRoutes } from './resources/leads/lead-edit-routes';
+import { leadListRoutesA } from './resources/lead-lists/routes-a';
+import { leadListRoutesB } from './resources/lead-lists/routes-b';
+import { blocklistRoutes } from './resources/blocklist/routes';
 import { mailboxRoutes } from './resources/mailboxes/routes';
 import { meRoutes } from './resources/me/routes';
 import { meetingRoutes } from './resources/meetings/routes';
@@ -33,7 +38,9 @@ export const RESOURCE_ROUTES: readonly AnyRoute[] = [
   ...meRoutes,
   ...apiKeyRoutes,
   ...campaignRoutesA,
+  ...campaignLeadRoutesA,
   ...campaignReportRoutesA,
+  ...leadListRoutesA,
   ...usageRoutes,
   ...benchmarkRoutes,
   ...WEB_ROUTES,
@@ -44,10 +51,14 @@ export const RESOURCE_ROUTES: readonly AnyRoute[] = [
   ...inboundRoutes,
   ...meetingRoutes,
   ...leadRoutes,
+  ...leadEditRoutes,
+  ...leadListRoutesB,
+  ...blocklistRoutes,
   ...audienceRoutes,
   ...companyRoutes,
   ...qualifyRoutes,
   ...campaignRoutesB,
+  ...campaignLeadRoutesB,
   ...campaignReportRoutesB,
   ...sequenceRoutes,
   ...costRoutes,

@@ -15,9 +15,38 @@ type Required = 'accountId' | 'createdVia' | 'name' | 'mcp' | 'targetUrl';
 /** A campaign as the API stores it (either surface); the row's columns, camelCase. */
 export type NewCampaign = Pick<Attrs, Required> & Partial<Omit<Attrs, Required | 'id' | 'status' | 'createdAt' | 'updatedAt'>>;
 
-/** Inserts the campaign with a new id, status starting. */
-export async function insertCampaign(fields: NewCampaign, transaction: Transaction): Promise<Campaign> {
-  return Campaign.create({ ...fields, id: newId('cmp'), status: 'starting' }, { transaction });
+/**
+ * Who a campaign takes and how it treats a person (issue 27), stored on its row: the lead lists
+ * its candidates come from (empty: its audience over the account's leads), and the lead-control
+ * settings enrolment, planning and sending read.
+ */
+export interface LeadControl {
+  readonly leadListIds: readonly string[];
+  readonly allowDuplicateLeads: boolean;
+  readonly stopCompanyOnReply: boolean;
+  readonly maxFirstEmailsPerDomainPerDay: number | null;
+  readonly skipRiskyLeads: boolean;
+}
+
+/** The columns' defaults (the migration's): no lists, one sequence per person, stop the company on a reply. */
+export const DEFAULT_LEAD_CONTROL: LeadControl = { leadListIds: [], allowDuplicateLeads: false, stopCompanyOnReply: true, maxFirstEmailsPerDomainPerDay: null, skipRiskyLeads: false };
+
+/**
+ * Inserts the campaign with a new id, status starting. The lead-control columns are written by
+ * the same transaction's second statement: the model does not declare them (raw SQL reads them).
+ */
+export async function insertCampaign(sequelize: Sequelize, fields: NewCampaign, transaction: Transaction, control: LeadControl = DEFAULT_LEAD_CONTROL): Promise<Campaign> {
+  const campaign = await Campaign.create({ ...fields, id: newId('cmp'), status: 'starting' }, { transaction });
+  await sequelize.query(
+    `UPDATE campaigns SET lead_list_ids = $2::text[], allow_duplicate_leads = $3, stop_company_on_reply = $4, max_first_emails_per_domain_per_day = $5, skip_risky_leads = $6
+      WHERE id = $1`,
+    {
+      bind: [campaign.id, [...new Set(control.leadListIds)], control.allowDuplicateLeads, control.stopCompanyOnReply, control.maxFirstEmailsPerDomainPerDay, control.skipRiskyLeads],
+      type: QueryTypes.UPDATE,
+      transaction,
+    },
+  );
+  return campaign;
 }
 
 /** The campaign `campaignId` if `accountId` owns it. */

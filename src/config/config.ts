@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import Ajv from 'ajv';
 import { ENV_VARS, type EnvVarSpec } from './env-schema';
@@ -42,6 +43,14 @@ export interface Config {
   readonly egress: { readonly timeoutMs: number; readonly maxBytes: number };
   /** Requests per minute per account: Surface A by plan, Surface B the same for every plan. */
   readonly rateLimits: { readonly a: Readonly<Record<PlanName, number>>; readonly b: number };
+  /** Address verification's DNS (docs/verification.md). */
+  readonly emailVerification: {
+    /** For the resolver's setServers: `ip`, `ip:port`, `[ipv6]:port`; empty means the system's resolvers. */
+    readonly servers: readonly string[];
+    readonly timeoutMs: number;
+    /** What reserved test domains (example.com, *.test) verify as. */
+    readonly reservedDomains: 'deliver' | 'invalid';
+  };
 }
 
 export class ConfigError extends Error {
@@ -151,7 +160,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       a: { free: Number(need('RATE_LIMIT_FREE_PER_MINUTE')), pro: Number(need('RATE_LIMIT_PRO_PER_MINUTE')) },
       b: Number(need('RATE_LIMIT_B_PER_MINUTE')),
     },
+    emailVerification: {
+      servers: parseDnsServers(get('EMAIL_DNS_SERVERS')),
+      timeoutMs: Number(need('EMAIL_DNS_TIMEOUT_MS')),
+      reservedDomains: reservedDomainsMode(get('EMAIL_VERIFY_RESERVED_DOMAINS'), env.NODE_ENV),
+    },
   };
+}
+
+/** `ip[:port]` and `[ipv6]:port` entries, comma-separated; the resolver takes addresses only, not host names. */
+function parseDnsServers(v: string | undefined): string[] {
+  if (v === undefined) return [];
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+    .map((entry) => {
+      const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(entry);
+      const plain = /^([^:]+)(?::(\d{1,5}))?$/.exec(entry);
+      // A bare IPv6 address (no brackets, so no port) is neither form: it is its own host.
+      const host = bracketed?.[1] ?? plain?.[1] ?? entry;
+      const port = bracketed?.[2] ?? plain?.[2];
+      if (isIP(host) === 0) throw new ConfigError(`Invalid EMAIL_DNS_SERVERS entry ${JSON.stringify(entry)}: expected ip[:port] or [ipv6]:port.`);
+      if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) throw new ConfigError(`Invalid EMAIL_DNS_SERVERS entry ${JSON.stringify(entry)}: port out of range.`);
+      return entry;
+    });
+}
+
+function reservedDomainsMode(v: string | undefined, nodeEnv: string | undefined): 'deliver' | 'invalid' {
+  if (v === undefined) return nodeEnv === 'production' ? 'invalid' : 'deliver';
+  if (v !== 'deliver' && v !== 'invalid') throw new ConfigError(`Invalid EMAIL_VERIFY_RESERVED_DOMAINS=${JSON.stringify(v)}: expected deliver or invalid.`);
+  return v;
 }
 
 function checkSmtpUrl(v: string | undefined): string | undefined {

@@ -50,6 +50,9 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
   { name: 'EGRESS_TIMEOUT_MS', default: '10000', kind: 'integer', description: 'Longest an outbound HTTP request (scrape, provider, webhook) may take, in milliseconds.' },
   { name: 'EGRESS_MAX_BYTES', default: '5000000', kind: 'integer', description: 'Largest outbound HTTP response body read, in bytes.' },
   { name: 'ALLOW_LOOPBACK_EGRESS', default: 'false', kind: 'boolean', description: 'Dev/test only: let outbound HTTP reach loopback addresses (webhooks, scraping). Never in production.' },
+  { name: 'EMAIL_DNS_SERVERS', kind: 'string', description: 'DNS servers address verification asks for MX and A records, comma-separated ip[:port] ([ipv6]:port). Unset: the system\'s resolvers.' },
+  { name: 'EMAIL_DNS_TIMEOUT_MS', default: '3000', kind: 'integer', description: 'Longest one DNS lookup of address verification may take, in milliseconds; a domain that does not answer in time is verified as unknown (and sent to).' },
+  { name: 'EMAIL_VERIFY_RESERVED_DOMAINS', kind: 'string', description: 'What leads on reserved test domains (example.com, *.test, ...) verify as: deliver (they pass and reach the local SMTP sink) or invalid. Unset: invalid when NODE_ENV=production, deliver otherwise.' },
 ];
 
 export const ENV_VAR_NAMES: ReadonlySet<string> = new Set(ENV_VARS.map((v) => v.name));

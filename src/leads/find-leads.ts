@@ -23,6 +23,13 @@ export interface FindLeadsInput {
   readonly excludeIds?: readonly string[];
   /** At most this many leads (1..1000). */
   readonly limit: number;
+  /** Leave out the leads this campaign has enrolled (any state): the campaign's planning asks for new people only. */
+  readonly notEnrolledIn?: string;
+  /**
+   * The campaign's lead lists: candidates are their members only, from the store (the provider is
+   * not searched: lists are the people the user chose). Absent or empty: the account's leads.
+   */
+  readonly fromLists?: readonly string[];
 }
 
 export interface FoundLead {
@@ -50,13 +57,19 @@ export async function findLeads(deps: LeadDeps, input: FindLeadsInput): Promise<
   const limit = Math.max(0, Math.min(MAX_FIND_LIMIT, Math.floor(input.limit)));
   if (limit === 0) return { leads: [], source: 'leads_store' };
   const apollo = await leadProviderFor(deps, input.accountId);
-  if (apollo === null) return { leads: await reachable(deps, input, null, limit), source: 'leads_store' };
+  const fromLists = input.fromLists !== undefined && input.fromLists.length > 0;
+  if (apollo === null || fromLists) return { leads: await reachable(deps, input, null, limit), source: 'leads_store' };
   return { leads: await fromProvider(deps, apollo, input, limit), source: 'apollo' };
 }
 
 /** The reachable leads among `ids` (all matching stored leads when null), oldest first. */
 async function reachable(deps: LeadDeps, input: FindLeadsInput, ids: readonly string[] | null, limit: number): Promise<FoundLead[]> {
-  const where = storeSearchWhere(input.accountId, ids === null ? input.filters : {}, { reachableOnly: true, notInCampaign: input.campaignId });
+  const where = storeSearchWhere(input.accountId, ids === null ? input.filters : {}, {
+    reachableOnly: true,
+    notInCampaign: input.campaignId,
+    ...(input.notEnrolledIn === undefined ? {} : { notEnrolledIn: input.notEnrolledIn }),
+    ...(input.fromLists === undefined ? {} : { inLists: input.fromLists }),
+  });
   const bind = [...where.bind];
   let sql = where.sql;
   if (input.criteria !== undefined) {

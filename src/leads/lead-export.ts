@@ -33,6 +33,13 @@ export interface LeadExportRow {
   readonly source: LeadSourceName;
   /** ISO 8601 UTC, millisecond precision. */
   readonly createdAt: string;
+  /** The last address verification's verdict, when it ran, and each check as "result: detail" (docs/verification.md); null when never checked. */
+  readonly verification: string | null;
+  readonly verifiedAt: string | null;
+  readonly verificationSyntax: string | null;
+  readonly verificationRole: string | null;
+  readonly verificationDisposable: string | null;
+  readonly verificationMailDomain: string | null;
   readonly customFields: CustomFields | null;
 }
 
@@ -57,13 +64,19 @@ export const LEAD_EXPORT_FIELDS = [
   'companySize',
   'source',
   'createdAt',
+  'verification',
+  'verifiedAt',
+  'verificationSyntax',
+  'verificationRole',
+  'verificationDisposable',
+  'verificationMailDomain',
 ] as const satisfies ReadonlyArray<keyof LeadExportRow>;
 
 // Byte order (COLLATE "C"), so the columns come in the same order on every server.
 const NAMES_SQL = `
 SELECT DISTINCT k.name COLLATE "C" AS name
   FROM leads l CROSS JOIN LATERAL jsonb_object_keys(l.custom_fields) AS k(name)
- WHERE l.account_id = $1 AND l.custom_fields IS NOT NULL
+ WHERE l.account_id = $1 AND l.erased_at IS NULL AND l.custom_fields IS NOT NULL
  ORDER BY 1`;
 
 // Oldest first and by address within one import, as GET /v1/leads lists them. Timestamps are
@@ -77,9 +90,12 @@ SELECT l.id, l.email,
        l.seniority_raw AS "seniority", l.department_raw AS "department", l.company_size_raw AS "companySize",
        l.source,
        to_char(l.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt",
+       l.verification,
+       to_char(l.verified_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "verifiedAt",
+       ${['syntax', 'role', 'disposable', 'mailDomain'].map((c) => `(l.verification_checks->'${c}'->>'result') || ': ' || (l.verification_checks->'${c}'->>'detail') AS "verification${c[0]!.toUpperCase()}${c.slice(1)}"`).join(',\n       ')},
        l.custom_fields AS "customFields"
   FROM leads l
- WHERE l.account_id = $1
+ WHERE l.account_id = $1 AND l.erased_at IS NULL
  ORDER BY l.created_at, l.email`;
 
 export interface LeadExport {

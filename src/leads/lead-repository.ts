@@ -17,7 +17,7 @@ import { writeProfiles } from './profile-refresh';
 /** Reads of an account's stored leads. Every query is scoped by account: ids of others are never found. */
 
 export async function getLead(sequelize: Sequelize, accountId: string, id: string): Promise<LeadView | null> {
-  const rows = await sequelize.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads l WHERE l.account_id = $1 AND l.id = $2`, {
+  const rows = await sequelize.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads l WHERE l.account_id = $1 AND l.id = $2 AND l.erased_at IS NULL`, {
     bind: [accountId, id],
     type: QueryTypes.SELECT,
   });
@@ -27,11 +27,11 @@ export async function getLead(sequelize: Sequelize, accountId: string, id: strin
 /** One page of the account's leads, oldest first and by address within one import (leads of one import share its time). */
 export async function listLeads(sequelize: Sequelize, accountId: string, page: number, perPage: number): Promise<{ leads: LeadView[]; total: number }> {
   const [rows, count] = await Promise.all([
-    sequelize.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads l WHERE l.account_id = $1 ORDER BY l.created_at, l.email LIMIT $2 OFFSET $3`, {
+    sequelize.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads l WHERE l.account_id = $1 AND l.erased_at IS NULL ORDER BY l.created_at, l.email LIMIT $2 OFFSET $3`, {
       bind: [accountId, perPage, (page - 1) * perPage],
       type: QueryTypes.SELECT,
     }),
-    sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM leads WHERE account_id = $1`, { bind: [accountId], type: QueryTypes.SELECT }),
+    sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM leads WHERE account_id = $1 AND erased_at IS NULL`, { bind: [accountId], type: QueryTypes.SELECT }),
   ]);
   return { leads: rows.map(toLeadView), total: Number(count[0]?.n ?? 0) };
 }
@@ -60,7 +60,7 @@ export async function findStoredLead(sequelize: Sequelize, accountId: string, wh
       break;
     }
   }
-  const rows = await sequelize.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads l WHERE l.account_id = $1 AND ${where} ORDER BY l.created_at, l.email LIMIT 1`, {
+  const rows = await sequelize.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads l WHERE l.account_id = $1 AND l.erased_at IS NULL AND ${where} ORDER BY l.created_at, l.email LIMIT 1`, {
     bind: [accountId, ...bind],
     type: QueryTypes.SELECT,
   });
@@ -97,6 +97,10 @@ export interface StoreSearchOptions {
   readonly reachableOnly?: boolean;
   /** Leave out leads this campaign has already emailed (or is emailing). */
   readonly notInCampaign?: string;
+  /** Leave out leads this campaign has enrolled, in any state (skipped ones are not offered again). */
+  readonly notEnrolledIn?: string;
+  /** Only members of these lead lists (a campaign's sources). */
+  readonly inLists?: readonly string[];
 }
 
 /**
@@ -106,7 +110,7 @@ export interface StoreSearchOptions {
  */
 export function storeSearchWhere(accountId: string, filters: LeadFilters, opts: StoreSearchOptions = {}): { sql: string; bind: unknown[] } {
   const bind: unknown[] = [accountId];
-  const clauses = ['l.account_id = $1'];
+  const clauses = ['l.account_id = $1', 'l.erased_at IS NULL'];
   const titles = terms(filters.personTitles);
   if (titles) {
     bind.push(titles.map(containsPattern));
@@ -123,30 +127,45 @@ export function storeSearchWhere(accountId: string, filters: LeadFilters, opts: 
     clauses.push(`l.industry ILIKE ANY($${bind.length}::text[])`);
   }
   if (opts.reachableOnly) {
-    clauses.push('l.bounced_at IS NULL AND l.unsubscribed_at IS NULL');
+    clauses.push('l.bounced_at IS NULL AND l.unsubscribed_at IS NULL AND l.erased_at IS NULL');
     clauses.push('NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.account_id = l.account_id AND s.email = l.email)');
   }
   if (opts.notInCampaign !== undefined) {
     bind.push(opts.notInCampaign);
     clauses.push(`NOT EXISTS (SELECT 1 FROM emails e WHERE e.campaign_id = $${bind.length} AND e.lead_id = l.id)`);
   }
+  if (opts.notEnrolledIn !== undefined) {
+    bind.push(opts.notEnrolledIn);
+    clauses.push(`NOT EXISTS (SELECT 1 FROM campaign_enrolments ce WHERE ce.campaign_id = $${bind.length} AND ce.lead_id = l.id)`);
+  }
+  if (opts.inLists !== undefined && opts.inLists.length > 0) {
+    bind.push(opts.inLists);
+    clauses.push(`EXISTS (SELECT 1 FROM lead_list_members m WHERE m.list_id = ANY($${bind.length}::text[]) AND m.lead_id = l.id)`);
+  }
   return { sql: clauses.join(' AND '), bind };
 }
 
 /** Leads that can be written to: not bounced, not unsubscribed, not on the suppression list. */
 const REACHABLE =
-  'l.bounced_at IS NULL AND l.unsubscribed_at IS NULL AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.account_id = l.account_id AND s.email = l.email)';
+  'l.bounced_at IS NULL AND l.unsubscribed_at IS NULL AND l.erased_at IS NULL AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.account_id = l.account_id AND s.email = l.email)';
 
 export interface MatchOptions {
   /** Leave out leads that cannot be written to: suppressed, bounced or unsubscribed. */
   readonly reachableOnly?: boolean;
+  /** Only members of these lead lists (a campaign's sources; none or empty: every lead of the account). */
+  readonly inLists?: readonly string[];
 }
 
 /** `l.account_id = $1 AND <criteria>`, with its bind values. */
 function matchWhere(accountId: string, criteria: LeadCriteria, opts: MatchOptions): { sql: string; bind: unknown[] } {
   const where = criteriaWhere(criteria, 2);
-  const sql = `l.account_id = $1 AND ${where.sql}${opts.reachableOnly === true ? ` AND ${REACHABLE}` : ''}`;
-  return { sql, bind: [accountId, ...where.bind] };
+  const bind: unknown[] = [accountId, ...where.bind];
+  let sql = `l.account_id = $1 AND l.erased_at IS NULL AND ${where.sql}${opts.reachableOnly === true ? ` AND ${REACHABLE}` : ''}`;
+  if (opts.inLists !== undefined && opts.inLists.length > 0) {
+    bind.push(opts.inLists);
+    sql += ` AND EXISTS (SELECT 1 FROM lead_list_members m WHERE m.list_id = ANY($${bind.length}::text[]) AND m.lead_id = l.id)`;
+  }
+  return { sql, bind };
 }
 
 /** How many of the account's leads meet the criteria: one count over the matcher's query. */
@@ -303,7 +322,12 @@ const INSERT_HEAD = `INSERT INTO leads AS l (id, account_id, ${INPUT_COLUMNS.joi
  * in a running campaign). Addresses must already be lower-cased.
  */
 export async function insertNewLeads(sequelize: Sequelize, tx: Transaction, accountId: string, source: LeadSourceName, leads: readonly LeadInput[]): Promise<number> {
-  if (leads.length === 0) return 0;
+  return (await insertNewLeadIds(sequelize, tx, accountId, source, leads)).length;
+}
+
+/** insertNewLeads, answering the ids of the leads inserted (an import verifies them once committed). */
+export async function insertNewLeadIds(sequelize: Sequelize, tx: Transaction, accountId: string, source: LeadSourceName, leads: readonly LeadInput[]): Promise<string[]> {
+  if (leads.length === 0) return [];
   if (leads.length > MAX_ROWS_PER_STATEMENT) throw new RangeError(`at most ${MAX_ROWS_PER_STATEMENT} leads per statement`);
   const v = valuesList(accountId, source, leads, leads.map((l) => profileValues(profileSourceOf(l))));
   const rows = await sequelize.query<{ id: string }>(`${INSERT_HEAD}\n${v.sql}\nON CONFLICT (account_id, email) DO NOTHING RETURNING l.id`, {
@@ -311,7 +335,18 @@ export async function insertNewLeads(sequelize: Sequelize, tx: Transaction, acco
     type: QueryTypes.SELECT,
     transaction: tx,
   });
-  return rows.length;
+  return rows.map((r) => r.id);
+}
+
+/** The ids of the account's leads with these addresses (lower case), in no order: an import's duplicates, to add them to a list. */
+export async function leadIdsOfAddresses(sequelize: Sequelize, tx: Transaction, accountId: string, emails: readonly string[]): Promise<string[]> {
+  if (emails.length === 0) return [];
+  const rows = await sequelize.query<{ id: string }>(`SELECT id FROM leads WHERE account_id = $1 AND email = ANY($2::text[])`, {
+    bind: [accountId, [...emails]],
+    type: QueryTypes.SELECT,
+    transaction: tx,
+  });
+  return rows.map((r) => r.id);
 }
 
 /** A lead from the provider: the lead fields and the provider's id; never custom fields (imports alone have them). */

@@ -5,6 +5,8 @@
 import type { LeadSource } from '../db/models/lead';
 import type { CustomFields } from './custom-fields';
 import type { LeadInput } from './fields';
+import { statusView, type UserStatus } from './lead-status';
+import type { Verdict, VerificationChecks } from './verification/types';
 
 export type LeadSourceName = LeadSource;
 
@@ -27,11 +29,17 @@ export interface LeadRow {
   readonly custom_fields: Record<string, string> | null;
   readonly source: LeadSourceName;
   readonly created_at: Date;
+  /** Address verification (docs/verification.md): null until the lead is first checked. */
+  readonly verification: Verdict | null;
+  readonly verification_checks: VerificationChecks | null;
+  readonly verified_at: Date | null;
+  /** What the user decided about the person (lead-status.ts); absent in queries that do not select it. */
+  readonly user_status?: string | null;
 }
 
 /** The columns of LeadRow, qualified with `l.` so they can be used in joins. */
 export const LEAD_COLUMNS =
-  'l.id, l.email, l.first_name, l.last_name, l.title, l.company, l.company_domain, l.industry, l.city, l.state, l.country, l.linkedin_url, l.phone, l.custom_fields, l.source, l.created_at';
+  'l.id, l.email, l.first_name, l.last_name, l.title, l.company, l.company_domain, l.industry, l.city, l.state, l.country, l.linkedin_url, l.phone, l.custom_fields, l.source, l.created_at, l.verification, l.verification_checks, l.verified_at, l.user_status';
 
 /**
  * A stored lead: what came in, plus its id, a composed `name`, its source and creation time. Its
@@ -44,6 +52,23 @@ export interface LeadView extends LeadInput {
   readonly customFields: CustomFields;
   readonly source: LeadSourceName;
   readonly createdAt: string;
+  readonly verification: LeadVerificationView;
+  readonly status: UserStatus | null;
+}
+
+/** A lead's last address verification: the verdict, when, and each check; status, checkedAt and checks are null until it is checked. */
+export interface LeadVerificationView {
+  readonly status: Verdict | null;
+  readonly checkedAt: string | null;
+  readonly checks: VerificationChecks | null;
+}
+
+export function toVerificationView(r: Pick<LeadRow, 'verification' | 'verification_checks' | 'verified_at'>): LeadVerificationView {
+  return {
+    status: r.verification,
+    checkedAt: r.verified_at === null ? null : new Date(r.verified_at).toISOString(),
+    checks: r.verification_checks,
+  };
 }
 
 export function toLeadView(r: LeadRow): LeadView {
@@ -66,5 +91,7 @@ export function toLeadView(r: LeadRow): LeadView {
     customFields: r.custom_fields ?? {},
     source: r.source,
     createdAt: new Date(r.created_at).toISOString(),
+    verification: toVerificationView(r),
+    ...statusView(r.user_status),
   };
 }

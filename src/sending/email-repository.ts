@@ -1,6 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import type { EmailStatus } from '../db/models/email';
 import { preparedQuery, type BatchPart } from '../db/prepared-query';
+import { leadBlockSql } from './lead-block-sql';
 
 /** What one send needs to know before it decides anything, read in one statement. */
 export interface SendState {
@@ -58,7 +59,8 @@ WITH i AS (
     (NOT i.only_running OR i.campaign_id IN (SELECT gate.id FROM gate)) AS campaign_open,
     COALESCE(
       (SELECT s.reason FROM suppressions s WHERE s.account_id = l.account_id AND s.email = l.email),
-      CASE WHEN l.bounced_at IS NOT NULL THEN 'bounced' WHEN l.unsubscribed_at IS NOT NULL THEN 'unsubscribed' END
+      CASE WHEN l.bounced_at IS NOT NULL THEN 'bounced' WHEN l.unsubscribed_at IS NOT NULL THEN 'unsubscribed' END,
+      ${leadBlockSql('l.account_id', 'l.email', 'i.campaign_id', 'l.id')}
     ) AS blocked_by,
     e.id AS email_id, e.status, e.message_id,
     EXISTS (SELECT 1 FROM mailboxes m WHERE m.account_id = l.account_id AND m.active) AS has_mailboxes
@@ -204,16 +206,18 @@ const gate = (campaign: string, flag: string): string => `gate AS MATERIALIZED (
 const GATE_OPEN = (flag: string): string => `(NOT ${flag}::boolean OR EXISTS (SELECT 1 FROM gate))`;
 
 const INSERT_SQL = `
-WITH ${gate('$3', '$11')}, ins AS (
+WITH ${gate('$3', '$11')}, blocked AS MATERIALIZED (
+  SELECT ${leadBlockSql('$2::text', '$8::text', '$3::text', '$4::text')} AS reason
+), ins AS (
   INSERT INTO emails (id, account_id, campaign_id, lead_id, step, mailbox_id, from_email, to_email, subject, message_id, status, attempts, smtp_phase, send_token,
     variant, starts_thread, body_text, body_html)
   SELECT $1::text, $2::text, $3::text, $4::text, $5::int, $6::text, $7::text, $8::text, $9::text, $10::text, 'sending', 1, 'reserved', $12::text,
     $13::text, $14::boolean, $15::text, $16::text
-  WHERE ${GATE_OPEN('$11')}
+  WHERE ${GATE_OPEN('$11')} AND (SELECT reason FROM blocked) IS NULL
   ON CONFLICT (campaign_id, lead_id, step) DO NOTHING
   RETURNING id
 )
-SELECT ${GATE_OPEN('$11')} AS open, (SELECT count(*) FROM ins)::int AS reserved`;
+SELECT ${GATE_OPEN('$11')} AS open, (SELECT count(*) FROM ins)::int AS reserved, (SELECT reason FROM blocked) AS blocked_by`;
 
 /**
  * Takes back a row that no attempt settled: 'deferred' (the server said "not now") or 'sending'
@@ -222,24 +226,30 @@ SELECT ${GATE_OPEN('$11')} AS open, (SELECT count(*) FROM ins)::int AS reserved`
  * data becomes a possible duplicate (the server may have accepted that copy).
  */
 const RETRY_SQL = `
-WITH ${gate('$6', '$7')}, upd AS (
+WITH ${gate('$6', '$7')}, blocked AS MATERIALIZED (
+  SELECT ${leadBlockSql('e.account_id', '$4::text', 'e.campaign_id', 'e.lead_id')} AS reason FROM emails e WHERE e.id = $1
+), upd AS (
   UPDATE emails SET status = 'sending', attempts = attempts + 1, mailbox_id = $2, from_email = $3, to_email = $4, subject = $5,
     possible_duplicate = possible_duplicate OR COALESCE(smtp_phase = 'data_sent', false),
     smtp_phase = 'reserved', smtp_started_at = NULL, data_sent_at = NULL, send_token = $8, error = NULL, updated_at = now(),
     -- A row written before content was kept takes this attempt's; a row that has content keeps it.
     variant = coalesce(variant, $9::text), starts_thread = coalesce(starts_thread, $10::boolean),
     body_text = coalesce(body_text, $11::text), body_html = coalesce(body_html, $12::text)
-  WHERE id = $1 AND status IN ('deferred', 'sending') AND ${GATE_OPEN('$7')}
+  WHERE id = $1 AND status IN ('deferred', 'sending') AND ${GATE_OPEN('$7')} AND NOT EXISTS (SELECT 1 FROM blocked WHERE reason IS NOT NULL)
   RETURNING message_id, possible_duplicate
 )
-SELECT ${GATE_OPEN('$7')} AS open, (SELECT message_id FROM upd) AS message_id, (SELECT possible_duplicate FROM upd) AS possible_duplicate`;
+SELECT ${GATE_OPEN('$7')} AS open, (SELECT message_id FROM upd) AS message_id, (SELECT possible_duplicate FROM upd) AS possible_duplicate,
+  (SELECT reason FROM blocked) AS blocked_by`;
 
 /**
  * - reserved: the row is ours, send with this Message-ID;
  * - taken: another attempt got the row first;
  * - not_running: the campaign is not running (only with `onlyWhileRunning`); nothing was reserved.
  */
-export type ReservationResult = { readonly reserved: string; readonly possibleDuplicate: boolean } | { readonly refused: 'taken' | 'not_running' };
+export type ReservationResult =
+  | { readonly reserved: string; readonly possibleDuplicate: boolean }
+  | { readonly refused: 'taken' | 'not_running' }
+  | { readonly refused: 'blocked'; readonly reason: string };
 
 /**
  * Marks the email 'sending' before a byte goes to SMTP: a first attempt inserts the row (its
@@ -248,7 +258,7 @@ export type ReservationResult = { readonly reserved: string; readonly possibleDu
  */
 export async function reserveEmailRow(sequelize: Sequelize, r: Reservation, retryOf: string | null): Promise<ReservationResult> {
   if (retryOf === null) {
-    const rows = await preparedQuery<{ open: boolean; reserved: number }>(sequelize, 'sending_insert_email_content', INSERT_SQL, [
+    const rows = await preparedQuery<{ open: boolean; reserved: number; blocked_by: string | null }>(sequelize, 'sending_insert_email_content', INSERT_SQL, [
       r.emailId,
       r.accountId,
       r.campaignId,
@@ -268,9 +278,10 @@ export async function reserveEmailRow(sequelize: Sequelize, r: Reservation, retr
     ]);
     const row = rows[0];
     if (row?.open === false) return { refused: 'not_running' };
+    if (row?.blocked_by) return { refused: 'blocked', reason: row.blocked_by };
     return row?.reserved === 1 ? { reserved: r.messageId, possibleDuplicate: false } : { refused: 'taken' };
   }
-  const rows = await preparedQuery<{ open: boolean; message_id: string | null; possible_duplicate: boolean | null }>(sequelize, 'sending_retry_email_content', RETRY_SQL, [
+  const rows = await preparedQuery<{ open: boolean; message_id: string | null; possible_duplicate: boolean | null; blocked_by: string | null }>(sequelize, 'sending_retry_email_content', RETRY_SQL, [
     retryOf,
     r.mailboxId,
     r.fromEmail,
@@ -286,6 +297,7 @@ export async function reserveEmailRow(sequelize: Sequelize, r: Reservation, retr
   ]);
   const row = rows[0];
   if (row?.open === false) return { refused: 'not_running' };
+  if (row?.blocked_by) return { refused: 'blocked', reason: row.blocked_by };
   return row?.message_id ? { reserved: row.message_id, possibleDuplicate: row.possible_duplicate === true } : { refused: 'taken' };
 }
 

@@ -127,7 +127,7 @@ export class EmailSender {
     const withId = existingId === null ? {} : { emailId: existingId };
     if (state.lead.blockedBy !== null) {
       if (existingId !== null) await markAbandoned(this.deps.sequelize, existingId, state.lead.blockedBy);
-      return { outcome: 'suppressed', ...withId };
+      return { outcome: 'suppressed', blockedBy: state.lead.blockedBy, ...withId };
     }
     // Checked again, atomically, by the reservation below; this spares a mailbox slot meanwhile.
     if (!state.campaignOpen) return { outcome: 'not_running', ...withId };
@@ -157,6 +157,11 @@ export class EmailSender {
     );
     // The mailbox slot taken above stays used: a paused campaign's slot is one email of a cap.
     if ('refused' in reservation && reservation.refused === 'not_running') return { outcome: 'not_running', ...withId };
+    // Blocked between the read above and the reservation (a blocklist entry, a removal, an invalid address): never sent.
+    if ('refused' in reservation && reservation.refused === 'blocked') {
+      if (existingId !== null) await markAbandoned(this.deps.sequelize, existingId, reservation.reason);
+      return { outcome: 'suppressed', blockedBy: reservation.reason, ...withId };
+    }
     if ('refused' in reservation) throw new SendInProgress(`another attempt settled or took email ${existingId ?? `${input.campaignId}/${input.leadId}/${input.step}`}`);
     if (state.existing?.status === 'sending') {
       this.deps.log.warn({ emailId, possibleDuplicate: reservation.possibleDuplicate }, 'email left mid-send by an earlier attempt: sending it again with its Message-ID');

@@ -63,4 +63,6 @@ export interface SendEmailResult {
   /** With angle brackets, as in the header: `<em_….…@domain>`. */
   readonly messageId?: string;
   readonly retryAfterSeconds?: number;
+  /** Why a 'suppressed' email may not go (a suppression's cause, blocklisted, removed from campaign, invalid address). */
+  readonly blockedBy?: string;
 }

@@ -88,6 +88,13 @@ describe('GET /campaigns/:id (Surface A campaign detail)', () => {
         next_report_at: new Date(nextReportAt('daily', 'Europe/Berlin', Date.now())).toISOString(),
       },
       stats: { emails_sent: 3, delivered: 2, opened: 1, replied: 1, meetings_booked: 1 },
+      // No lead lists, the lead-control defaults, no lead enrolled (test/api/campaign-leads.test.ts covers them).
+      sources: { lead_list_ids: [], audience: { text: 'Heads of partnerships at SaaS companies', filters: null, source: 'all_leads', matched_leads: null, reason: null }, matched_leads: null },
+      allow_duplicate_leads: false,
+      stop_company_on_reply: true,
+      max_first_emails_per_domain_per_day: null,
+      skip_risky_leads: false,
+      leads: { queued: 0, in_sequence: 0, replied: 0, meeting_booked: 0, bounced: 0, unsubscribed: 0, finished: 0, removed: 0, skipped: 0, total: 0 },
       started_at: startedAt.toISOString(),
       paused_at: c.pausedAt!.toISOString(),
       resumed_at: null,

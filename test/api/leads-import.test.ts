@@ -79,6 +79,8 @@ describe('lead import (POST /v1/leads/import) and the lead list', () => {
       duplicates: 2,
       suppressed: 1,
       invalid: 4,
+      // example.com is a reserved test domain: delivered to the local sink outside production (docs/verification.md).
+      verification: { valid: 3, risky: 0, invalid: 0, unknown: 0 },
       errors: [
         { line: 4, error: 'E-mail "not-an-email" is not a valid email address' },
         { line: 10, error: 'Website "not a website" is not a domain or website address' },

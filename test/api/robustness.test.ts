@@ -50,6 +50,16 @@ const VALID_BODIES: Record<string, unknown> = {
   'PATCH /v1/mailboxes/:id': { dailyCap: 40 },
   'PATCH /v1/default-sender': { name: 'Sam Lee' },
   'POST /v1/campaigns/:id/preview': { leadId: 'lead_x', spamCheck: false },
+  'POST /campaigns/:id/leads': { lead_ids: ['lead_x'] },
+  'POST /v1/campaigns/:id/leads': { leadIds: ['lead_x'] },
+  'POST /lead-lists': { name: 'Fair' },
+  'PATCH /lead-lists/:id': { name: 'Fair 2026' },
+  'POST /lead-lists/:id/leads': { lead_ids: ['lead_x'] },
+  'POST /v1/lead-lists': { name: 'Fair' },
+  'PATCH /v1/lead-lists/:id': { name: 'Fair 2026' },
+  'POST /v1/lead-lists/:id/leads': { leadIds: ['lead_x'] },
+  'PATCH /v1/leads/:id': { title: 'CTO' },
+  'POST /v1/blocklist': { value: 'spam.example' },
   'POST /campaigns/:id/reports': { email: 'boss@acme.example' },
   'POST /v1/campaigns/:id/reports': { email: 'boss@acme.example' },
   'POST /v1/sequences/preview': { sequence: [{ delayDays: 0, mode: 'template', subject: 'Hi', body: 'Hello {{ first_name | default: "there" }}' }], lead: { email: 'ada@acme.example' }, spamCheck: false },
@@ -235,7 +245,9 @@ describe('robustness: every route refuses bad input with a clear 4xx and changes
         expectErrorBody(unknown, 400, 'unknown member');
         expect(unknown.body.error).to.equal('body has unknown field "not_a_member"');
         for (const [name, prop] of Object.entries(propsOf(route.body))) {
-          const wrong = wrongTypeFor(prop);
+          // A member the schema lets any value through (refused by the handler, such as a lead's
+          // email) has no wrong type; a value is tried instead.
+          const wrong = wrongTypeFor(prop) ?? 12345;
           const res = await sendJson(route, { ...(valid as object), [name]: wrong });
           expectErrorBody(res, 400, `${name}: ${JSON.stringify(wrong)}`);
           expect(res.body.error, name).to.match(new RegExp(`^body\\.${name}\\b`));
@@ -283,12 +295,13 @@ describe('robustness: every route refuses bad input with a clear 4xx and changes
           if (prop.type === 'string') cases.push([name, 'a\u0000b']);
         }
         for (const [name, value] of cases) {
-          const res = await send(route, { query: { ...base, [name]: value } });
+          // A raw-body route (the CSV import) checks its content type first: send one it takes, so the query is what is judged.
+          const res = await send(route, { query: { ...base, [name]: value }, ...(route.rawBody ? { body: 'email\n', contentType: route.rawBody.contentTypes[0] } : {}) });
           expectErrorBody(res, 400, `${name}=${JSON.stringify(value)}`);
           expect(res.body.error, `${name}=${JSON.stringify(value)}`).to.match(new RegExp(`^query\\.${name}\\b`));
         }
         if ((route.query as ObjectSchema).additionalProperties === false) {
-          const res = await send(route, { query: { ...base, not_a_parameter: '1' } });
+          const res = await send(route, { query: { ...base, not_a_parameter: '1' }, ...(route.rawBody ? { body: 'email\n', contentType: route.rawBody.contentTypes[0] } : {}) });
           expectErrorBody(res, 400, 'unknown parameter');
           expect(res.body.error).to.equal('query has unknown field "not_a_parameter"');
         }

@@ -148,6 +148,17 @@ describe('campaigns on Surface B: /v1/campaigns (real Temporal dev server and wo
       dashboardUrl: `${testConfig().publicBaseUrl}/dashboard/campaigns/${id}`,
       reporting: { frequency: null, email: null, nextReportAt: null },
       stats: ZERO_STATS,
+      // No lead lists, the lead-control defaults, no lead enrolled (test/api/campaign-leads.test.ts covers them).
+      sources: {
+        leadListIds: [],
+        audience: { text: 'CFOs of logistics companies', filters: { titles: ['cfos'], industries: ['logistics'] }, source: 'parser', matchedLeads: 0, reason: 'No lead of the account matches: titles cfos; industries logistics' },
+        matchedLeads: 0,
+      },
+      allowDuplicateLeads: false,
+      stopCompanyOnReply: true,
+      maxFirstEmailsPerDomainPerDay: null,
+      skipRiskyLeads: false,
+      leads: { queued: 0, inSequence: 0, replied: 0, meetingBooked: 0, bounced: 0, unsubscribed: 0, finished: 0, removed: 0, skipped: 0, total: 0 },
     });
     const description = await client.workflow.getHandle(campaignWorkflowId(id)).describe();
     expect(description.status.name).to.equal('RUNNING');

@@ -195,7 +195,7 @@ describe('EmailSender (real SMTP sink, real PostgreSQL)', () => {
     await db.sequelize.query(`UPDATE leads SET unsubscribed_at = now() WHERE id = $1`, { bind: [unsubscribed] });
 
     for (const leadId of [suppressed, bounced, unsubscribed]) {
-      expect(await send(input(accountId, campaignId, leadId))).to.deep.equal({ outcome: 'suppressed' });
+      expect(await send(input(accountId, campaignId, leadId))).to.include({ outcome: 'suppressed' });
     }
     expect(sink.messages.filter((m) => m.to.some((t) => ['listed@lead.example', 'gone@lead.example', 'bye@lead.example'].includes(t)))).to.have.length(0);
     expect(await count(db.sequelize, `SELECT count(*) AS n FROM emails WHERE campaign_id = $1`, [campaignId])).to.equal(0);
@@ -225,9 +225,9 @@ describe('EmailSender (real SMTP sink, real PostgreSQL)', () => {
     // The same step again reports the bounce; the follow-up, even in another campaign, is suppressed.
     expect((await send(input(accountId, campaignId, leadId))).outcome).to.equal('bounced');
     sink.accept('nobody@lead.example');
-    expect(await send(input(accountId, campaignId, leadId, 1))).to.deep.equal({ outcome: 'suppressed' });
+    expect(await send(input(accountId, campaignId, leadId, 1))).to.include({ outcome: 'suppressed' });
     const other = await newCampaign(db.sequelize, accountId);
-    expect(await send(input(accountId, other, leadId))).to.deep.equal({ outcome: 'suppressed' });
+    expect(await send(input(accountId, other, leadId))).to.include({ outcome: 'suppressed' });
     expect(sink.to('nobody@lead.example')).to.have.length(0);
   });
 

@@ -37,7 +37,9 @@ const UNREACHED_RATE_LIMITS = { RATE_LIMIT_FREE_PER_MINUTE: '1000000', RATE_LIMI
 
 /** The configuration tests run the API (and activities) with: silent, validating, loopback egress allowed. */
 export function testConfig(env: Readonly<Record<string, string>> = {}): Config {
-  return loadConfig({ PORT: '0', VALIDATE_RESPONSES: 'true', LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent', ALLOW_LOOPBACK_EGRESS: 'true', ...UNREACHED_RATE_LIMITS, ...env });
+  // The suite's local DNS server (global.ts), so address verification never asks the machine's resolver.
+  const dns = process.env.EMAIL_DNS_SERVERS === undefined ? {} : { EMAIL_DNS_SERVERS: process.env.EMAIL_DNS_SERVERS };
+  return loadConfig({ PORT: '0', VALIDATE_RESPONSES: 'true', LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent', ALLOW_LOOPBACK_EGRESS: 'true', ...UNREACHED_RATE_LIMITS, ...dns, ...env });
 }
 
 export async function startTestApi(sequelize: Sequelize, opts: TestApiOptions = {}): Promise<TestApi> {

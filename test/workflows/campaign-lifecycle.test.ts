@@ -66,7 +66,7 @@ describe('campaign workflow lifecycle (time-skipping)', function () {
       expect(statuses(fake)).to.deep.equal([['running', null]]);
       expect(fake.transitions[0]?.at).to.equal(iso(startDate));
       expect(fake.transitions[0]?.events).to.deep.equal([{ event: 'campaign.started', data: { mcp: 'sales_outreach', target_url: 'https://target.example' } }]);
-      expect(fake.calls.map((c) => c.name)).to.deep.equal(['prepareCampaign', 'planLeads', 'recordCampaignTransition']);
+      expect(fake.calls.map((c) => c.name)).to.deep.equal(['prepareCampaign', 'enrolNewLeads', 'recordCampaignTransition']);
       expect(fake.calls.every((c) => c.calledAt >= start)).to.equal(true);
       expect(await handle.query(statusQuery)).to.include({ status: 'running', startedAt: iso(startDate), trialEndsAt: iso(plusDays(startDate, 1)) });
 
@@ -263,7 +263,7 @@ describe('campaign workflow lifecycle (time-skipping)', function () {
         ['failed', 'LlmRejected: key refused'],
       ]);
       expect(Date.parse(fake.transitions[1]?.at as string)).to.be.within(at(startDate, '09:00'), at(startDate, '09:01'));
-      expect(fake.calls.filter((c) => c.name === 'sendCampaignBatch')).to.have.length(1); // not retried
+      expect(fake.calls.filter((c) => c.name === 'sendEnrolledBatch')).to.have.length(1); // not retried
     });
   });
 
@@ -278,7 +278,7 @@ describe('campaign workflow lifecycle (time-skipping)', function () {
         ['running', null],
         ['completed', 'trial_ended'],
       ]);
-      const attempts = fake.calls.filter((c) => c.name === 'sendCampaignBatch' && c.calledAt < at(plusDays(startDate, 1), '09:00'));
+      const attempts = fake.calls.filter((c) => c.name === 'sendEnrolledBatch' && c.calledAt < at(plusDays(startDate, 1), '09:00'));
       expect(attempts.length).to.be.greaterThan(10); // retried for hours, then given up
       expect(fake.batches).to.have.length(1);
       const batch = fake.batches[0];

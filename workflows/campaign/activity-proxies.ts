@@ -9,7 +9,7 @@ import type { CampaignWorkflowActivities } from '../../activities';
 // milliseconds), retried until the database is back. The timeout is what a worker killed in the
 // middle of one costs before the retry, so it is kept well under the minute in which sending must
 // resume after a crash (docs/reliability.md).
-export const { recordCampaignTransition, emitCampaignEvents, planLeads, decideVariantWinners } = proxyActivities<CampaignWorkflowActivities>({
+export const { recordCampaignTransition, emitCampaignEvents, planLeads, decideVariantWinners, enrolNewLeads, endLeadSequence, adoptLeadTracks } = proxyActivities<CampaignWorkflowActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '10 seconds' },
 });
@@ -26,7 +26,7 @@ export const { prepareCampaign } = proxyActivities<CampaignWorkflowActivities>({
 // retries stay frequent (10 s at most apart, so a worker killed again and again does not push the
 // next retry further out each time) because what fails a batch is a restart of the database, the
 // relay or a worker, each back within seconds.
-export const { sendCampaignBatch } = proxyActivities<CampaignWorkflowActivities>({
+export const { sendCampaignBatch, sendEnrolledBatch } = proxyActivities<CampaignWorkflowActivities>({
   startToCloseTimeout: '2 hours',
   scheduleToCloseTimeout: '20 hours',
   heartbeatTimeout: '15 seconds',

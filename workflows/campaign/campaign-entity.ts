@@ -1,22 +1,51 @@
-import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, continueAsNew, log, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
-import { decideVariantWinners, emitCampaignEvents, planLeads, prepareCampaign, recordCampaignTransition, sendCampaignBatch } from './activity-proxies';
+import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, continueAsNew, log, patched, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
+import {
+  adoptLeadTracks,
+  decideVariantWinners,
+  emitCampaignEvents,
+  endLeadSequence,
+  enrolNewLeads,
+  planLeads,
+  prepareCampaign,
+  recordCampaignTransition,
+  sendCampaignBatch,
+  sendEnrolledBatch,
+} from './activity-proxies';
 import { addSpend, dueExceeded, dueWarnings, pauseBudgetFigures, reachedLimits, remainingUsd, rollSpend, roundUsd } from '../../src/campaigns/model/budget-windows';
 import { DAY_MS, isoWeekday, localDate, nextBudgetReset, nextSendSlot, startOfUtcDate, type SlotRules } from '../../src/campaigns/model/calendar';
-import type { BatchItem, CampaignStatusView, CampaignWorkflowInput, ControlSignal, LeadFactSignal, PrepareCampaignResult, SendBatchResult } from './contract';
+import type {
+  BatchHalt,
+  BatchItem,
+  CampaignStatusView,
+  CampaignWorkflowInput,
+  ControlSignal,
+  LeadFactSignal,
+  LeadRemovedSignal,
+  PrepareCampaignResult,
+  SendBatchResult,
+  SendEnrolledResult,
+} from './contract';
 import { MILESTONES, type CampaignBudget, type CampaignEvent, type CampaignStatus } from '../../src/campaigns/model/status';
 import { setStatusSearchAttribute } from './search-attributes';
 import { applyBatch, awaitingFirstEmail, countStop, dueItems, newLead, type StepsPlan } from './sequence';
-import { carry, describe, initialState, statusView, type CampaignState } from './state';
+import { activeLeadCount, carry, describe, initialState, statusView, type CampaignState } from './state';
 import { findTemplate, type OutreachTemplate } from '../../src/campaigns/model/templates';
 
 const DEFAULT_WINDOW = { startMinute: 9 * 60, endMinute: 17 * 60 };
 /** Continue as new beyond this many events even if the server has not suggested it yet. */
 const DEFAULT_MAX_HISTORY_EVENTS = 8_000;
+/**
+ * Runs that reach this patch keep their leads' progress in the enrolment table (a run that tracked
+ * them in its own state hands them over once); histories recorded before it replay the old way.
+ */
+const ENROLMENT_PATCH = 'enrolment-table';
+/** Items in one batch of an enrolment run: a day with more due runs several batches, each of bounded length. */
+const ENROLLED_BATCH_ITEMS = 500;
 
 /** campaignWorkflow's signature, for continue-as-new (written out: workflow.ts imports this file). */
 type CampaignWorkflow = (input: CampaignWorkflowInput) => Promise<CampaignStatusView>;
 /** A signal waiting to be applied by the main loop (handlers only queue, so order is arrival order). */
-type Request = { kind: 'pause' | 'resume'; at: number | null } | { kind: 'fact'; fact: LeadFactSignal };
+type Request = { kind: 'pause' | 'resume'; at: number | null } | { kind: 'fact'; fact: LeadFactSignal } | { kind: 'removed'; removed: LeadRemovedSignal };
 /** The steps the campaign's leads go through and how many new leads it takes a day. */
 type Pace = StepsPlan & Pick<OutreachTemplate, 'newLeadsPerDay'>;
 /** How a sending day ended: done (sent what was due), halted (paused; the rest stays due) or complete. */
@@ -73,6 +102,10 @@ export class CampaignEntity {
 
   leadFact(fact: LeadFactSignal): void {
     this.requests.push({ kind: 'fact', fact });
+  }
+
+  leadRemoved(removed: LeadRemovedSignal): void {
+    this.requests.push({ kind: 'removed', removed });
   }
 
   view(): CampaignStatusView {
@@ -196,6 +229,7 @@ export class CampaignEntity {
     if (await this.pauseIfOverBudget()) return 'halted';
     await this.decideWinners();
     await this.planNewLeads(template, day);
+    if (this.s.enrolment === true) return this.enrolledDay(template, day);
     const items = dueItems(this.s.leads, day, template);
     if (items.length === 0) return this.scheduleComplete() ? 'complete' : 'done';
     const result = await this.sendBatch(day, items);
@@ -234,8 +268,79 @@ export class CampaignEntity {
     this.refreshDetails();
   }
 
+  /**
+   * A sending day of an enrolment run: batches read from the table until nothing more is due, the
+   * day halts, or every mailbox is at its cap. The workflow sees counts, never lead ids.
+   */
+  private async enrolledDay(template: Pace, day: string): Promise<DayOutcome> {
+    for (let batch = 0; ; batch++) {
+      const result = await this.sendEnrolled(template, day);
+      if (result === null) return 'done';
+      if (batch === 0 && result.selected === 0) return this.scheduleComplete() ? 'complete' : 'done';
+      this.applyEnrolledResult(result);
+      await this.celebrateMilestones();
+      const outcome = await this.afterBatch(result);
+      if (outcome !== 'done' || !result.more) return outcome;
+      // Between batches: a pause that arrived meanwhile halts the day (the rest stays due).
+      await this.drain();
+      if (this.s.status !== 'running') return 'halted';
+    }
+  }
+
+  /** One batch from the enrolment table, or null when it gave up on a failure a retry could fix. */
+  private async sendEnrolled(template: Pace, day: string): Promise<SendEnrolledResult | null> {
+    const { campaignId, accountId, mcp } = this.input;
+    const s = this.s;
+    try {
+      return await sendEnrolledBatch({
+        campaignId,
+        accountId,
+        mcp,
+        companyId: s.companyId,
+        day,
+        steps: template.steps.map((step) => ({ delayDays: step.delayDays, kind: step.kind })),
+        ...(this.input.sequence === undefined ? {} : { sequenceVersion: this.input.sequence.version }),
+        firstEmailsLeft: Math.max(0, template.newLeadsPerDay - (s.plannedDay === day ? s.plannedToday : 0)),
+        maxItems: ENROLLED_BATCH_ITEMS,
+        budgetRemainingUsd: remainingUsd(rollSpend(s.spend, Date.now()), this.budget),
+      });
+    } catch (err) {
+      if (!(err instanceof ActivityFailure) || failureReason(err) !== null) throw err;
+      log.warn('sending day gave up; its steps stay due', { campaignId, day, error: err.cause?.message ?? err.message });
+      return null;
+    }
+  }
+
+  private applyEnrolledResult(result: SendEnrolledResult): void {
+    const s = this.s;
+    s.counters.emailsSent += result.sent;
+    s.counters.leadsContacted += result.contacted;
+    s.counters.sequencesFinished += result.finished;
+    if (result.omitted > 0) s.counters.stepsOmitted = (s.counters.stepsOmitted ?? 0) + result.omitted;
+    for (const fact of result.stops) countStop(s.counters, fact);
+    s.plannedToday += result.firstEmailsTaken;
+    s.activeLeads = result.activeLeads;
+    this.spend(result.costUsd);
+    this.refreshDetails();
+  }
+
+  /**
+   * Whether this run keeps its leads in the enrolment table. Decided once (the patch), then
+   * carried: a run that tracked leads in its own state hands them to the table first.
+   */
+  private async enrolmentMode(): Promise<boolean> {
+    const s = this.s;
+    if (s.enrolment === true) return true;
+    if (!patched(ENROLMENT_PATCH)) return false;
+    if (s.leads.length > 0) await adoptLeadTracks({ campaignId: this.input.campaignId, accountId: this.input.accountId, tracks: s.leads });
+    s.activeLeads = s.leads.length;
+    s.leads = [];
+    s.enrolment = true;
+    return true;
+  }
+
   /** After a batch: the quota, budgets and a pause the API committed can halt the day. */
-  private async afterBatch(result: SendBatchResult): Promise<DayOutcome> {
+  private async afterBatch(result: { readonly halted: BatchHalt | null }): Promise<DayOutcome> {
     if (result.halted === 'quota_exceeded') {
       this.s.pausedFrom = 'running';
       await this.transition('paused', 'quota_exceeded', [this.pausedWithoutBudgetEvent('quota_exceeded')]);
@@ -254,7 +359,7 @@ export class CampaignEntity {
   /** Every lead found has finished or stopped, and the last search found nobody new. */
   private scheduleComplete(): boolean {
     const s = this.s;
-    return s.leadPoolExhausted && s.leads.length === 0 && s.counters.leadsContacted > 0;
+    return s.leadPoolExhausted && activeLeadCount(s) === 0 && s.counters.leadsContacted > 0;
   }
 
   /**
@@ -281,6 +386,16 @@ export class CampaignEntity {
     if (s.plannedDay !== day) {
       s.plannedDay = day;
       s.plannedToday = 0;
+    }
+    if (await this.enrolmentMode()) {
+      // Enrolment runs: plannedToday counts the leads that left the queue today (the day's pace).
+      const wanted = Math.max(0, template.newLeadsPerDay - s.plannedToday);
+      if (wanted === 0) return;
+      const enrolled = await enrolNewLeads({ campaignId: this.input.campaignId, accountId: this.input.accountId, day, wanted });
+      this.spend(enrolled.costUsd);
+      s.activeLeads = enrolled.activeLeads;
+      if (enrolled.poolExhausted !== null) s.leadPoolExhausted = enrolled.poolExhausted;
+      return;
     }
     const limit = Math.max(0, template.newLeadsPerDay - s.plannedToday - awaitingFirstEmail(s.leads));
     if (limit === 0) return;
@@ -363,19 +478,37 @@ export class CampaignEntity {
   /** Applies pending requests in arrival order. */
   private async drain(): Promise<void> {
     for (let r = this.requests.shift(); r !== undefined; r = this.requests.shift()) {
-      if (r.kind === 'fact') this.applyFact(r.fact);
+      if (r.kind === 'fact') await this.applyFact(r.fact);
+      else if (r.kind === 'removed') this.applyRemoved(r.removed);
       else if (r.kind === 'pause') await this.applyPause(r.at);
       else await this.applyResume(r.at);
     }
   }
 
-  private applyFact(fact: LeadFactSignal): void {
+  private async applyFact(fact: LeadFactSignal): Promise<void> {
+    if (this.s.enrolment === true) {
+      // The row decides: counted when this fact ended a sequence still under way.
+      const ended = await endLeadSequence({ campaignId: this.input.campaignId, accountId: this.input.accountId, leadId: fact.leadId, fact: fact.fact });
+      if (ended.ended) countStop(this.s.counters, fact.fact);
+      this.s.activeLeads = ended.activeLeads;
+      this.refreshDetails();
+      return;
+    }
     // Counted only when it ends a sequence under way: a lead stopped by a batch that saw the
     // same fact, or a second fact of one lead (a reply that also unsubscribes), counts once.
     const before = this.s.leads.length;
     this.s.leads = this.s.leads.filter((l) => l.leadId !== fact.leadId);
     if (this.s.leads.length === before) return;
     countStop(this.s.counters, fact.fact);
+    this.refreshDetails();
+  }
+
+  /** A lead the user took out: its row already says removed; a run that tracks leads drops it. */
+  private applyRemoved(removed: LeadRemovedSignal): void {
+    const s = this.s;
+    if (s.enrolment === true) {
+      if (removed.wasActive) s.activeLeads = Math.max(0, (s.activeLeads ?? 0) - 1);
+    } else s.leads = s.leads.filter((l) => l.leadId !== removed.leadId);
     this.refreshDetails();
   }
 

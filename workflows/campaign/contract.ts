@@ -90,6 +90,13 @@ export interface CarriedState {
   readonly lastResumeAt?: number;
   /** Decided variant tests: the winning variant by step (absent before any, or in older runs' state). */
   readonly winners?: Readonly<Record<number, VariantId>>;
+  /**
+   * The leads' progress lives in the enrolment table (`leads` is then empty): set once the run
+   * switched (patch 'enrolment-table'); absent in state carried by runs that predate it.
+   */
+  readonly enrolment?: boolean;
+  /** Sequences under way (queued or in_sequence) as the last activity counted them (enrolment runs). */
+  readonly activeLeads?: number;
 }
 
 /** What the status query returns: live status and counters, for operators and the API. */
@@ -197,6 +204,8 @@ export interface BatchItemResult {
   readonly messageId?: string;
   readonly subject?: string;
   readonly stopFact?: StopFact | 'suppressed';
+  /** Why a 'suppressed' lead may not get mail (blocklisted, removed from the campaign, an invalid address, a suppression's cause). */
+  readonly blockedBy?: string;
   readonly omittedReason?: string;
   /** The step's variant the lead got (written sequences). */
   readonly variant?: VariantId;
@@ -230,6 +239,85 @@ export interface DecideWinnersResult {
   readonly decided: ReadonlyArray<{ readonly step: number; readonly variant: VariantId }>;
 }
 
+export interface EnrolNewLeadsInput {
+  readonly campaignId: string;
+  readonly accountId: string;
+  /** The sending day (campaign-local date) the new leads' first emails are due on. */
+  readonly day: string;
+  /** Leads that may await their first email today: the queue is topped up to this. */
+  readonly wanted: number;
+}
+
+export interface EnrolNewLeadsResult {
+  /** Leads queued now. */
+  readonly enrolled: number;
+  /** Candidates skipped now (each row says why). */
+  readonly skipped: number;
+  /** Enrichment spent to find them (Apollo reveals), in USD. */
+  readonly costUsd: number;
+  /** The search found nobody new (null: not searched, the queue was full). */
+  readonly poolExhausted: boolean | null;
+  readonly activeLeads: number;
+}
+
+/** One batch of a sending day, read from the enrolment table (the workflow sends no lead ids). */
+export interface SendEnrolledInput {
+  readonly campaignId: string;
+  readonly accountId: string;
+  readonly mcp: string;
+  readonly companyId: string | null;
+  /** The sending day (campaign-local date). */
+  readonly day: string;
+  /** The steps' delays and kinds (the sequence plan's or the template's). */
+  readonly steps: ReadonlyArray<{ readonly delayDays: number; readonly kind: StepKind }>;
+  readonly sequenceVersion?: number;
+  /** First emails the day's pace still allows. */
+  readonly firstEmailsLeft: number;
+  /** Items in one batch at most: a day with more runs several batches. */
+  readonly maxItems: number;
+  readonly budgetRemainingUsd: number | null;
+}
+
+export interface SendEnrolledResult {
+  /** Due rows the batch took (0: nothing was due). */
+  readonly selected: number;
+  readonly sent: number;
+  /** Leads whose first email went out. */
+  readonly contacted: number;
+  /** Sequences that ended by themselves (every step sent or passed over). */
+  readonly finished: number;
+  readonly omitted: number;
+  /** Leads that left the queue (first email sent, passed over, stopped or skipped): the day's pace. */
+  readonly firstEmailsTaken: number;
+  /** Facts that ended sequences in this batch (each counted once: the row changed now). */
+  readonly stops: readonly StopFact[];
+  readonly costUsd: number;
+  readonly halted: BatchHalt | null;
+  /** More may be due today: run another batch. */
+  readonly more: boolean;
+  readonly activeLeads: number;
+}
+
+export interface EndLeadSequenceInput {
+  readonly campaignId: string;
+  readonly accountId: string;
+  readonly leadId: string;
+  readonly fact: StopFact;
+}
+
+export interface EndLeadSequenceResult {
+  /** The fact ended a sequence still under way (count it). */
+  readonly ended: boolean;
+  readonly colleaguesStopped: number;
+  readonly activeLeads: number;
+}
+
+export interface AdoptLeadTracksInput {
+  readonly campaignId: string;
+  readonly accountId: string;
+  readonly tracks: readonly LeadTrack[];
+}
+
 /** Sent by the API with the time it committed, so the workflow's mirror writes the same instant. */
 export interface ControlSignal {
   readonly at?: string;
@@ -246,6 +334,13 @@ export const stopSignal = defineSignal<[ControlSignal?]>('stop');
 export const resumeSignal = defineSignal<[ControlSignal?]>('resume');
 /** A reply, booked meeting, unsubscribe or bounce of one lead: ends that lead's sequence. */
 export const leadFactSignal = defineSignal<[LeadFactSignal]>('leadFact');
+/** A lead taken out of the campaign by the user (the enrolment row already says removed). */
+export interface LeadRemovedSignal {
+  readonly leadId: string;
+  /** Its sequence was under way when it was removed. */
+  readonly wasActive: boolean;
+}
+export const leadRemovedSignal = defineSignal<[LeadRemovedSignal]>('leadRemoved');
 export const statusQuery = defineQuery<CampaignStatusView>('status');
 
 /** Deterministic workflow id: one workflow per campaign. */

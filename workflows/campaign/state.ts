@@ -30,6 +30,15 @@ export interface CampaignState {
   lastResumeAt: number;
   /** Decided variant tests: the winning variant by step. */
   winners?: Readonly<Record<number, VariantId>>;
+  /** The leads' progress is in the enrolment table (`leads` stays empty): see CarriedState.enrolment. */
+  enrolment?: boolean;
+  /** Sequences under way as the last activity counted them (enrolment runs). */
+  activeLeads?: number;
+}
+
+/** Sequences under way: counted by the activities (enrolment runs) or the leads the run tracks. */
+export function activeLeadCount(s: CampaignState): number {
+  return s.enrolment === true ? (s.activeLeads ?? 0) : s.leads.length;
 }
 
 /** A new campaign's state, or the state the previous run carried over (one run more). */
@@ -97,7 +106,7 @@ export function statusView(s: CampaignState, budget: CampaignBudget | undefined)
     startedAt: iso(s.startedAt),
     trialEndsAt: iso(s.trialEndsAt),
     counters: { ...s.counters },
-    activeLeads: s.leads.length,
+    activeLeads: activeLeadCount(s),
     spend,
     milestonesReached: [...s.milestonesReached],
     totalCostUsd: s.totalCostUsd,
@@ -118,7 +127,7 @@ export function describe(input: CampaignWorkflowInput, s: CampaignState, budget:
     `**Status** ${s.status}${s.reason === null ? '' : ` (${s.reason})`}`,
     `**Started** ${iso(s.startedAt) ?? 'not yet'} · **Trial ends** ${iso(s.trialEndsAt) ?? 'no trial end'}`,
     `**Next sending** ${s.status === 'running' && nextSend !== null ? new Date(nextSend).toISOString() : '-'}`,
-    `**Emails** ${c.emailsSent} sent to ${c.leadsContacted} leads, ${s.leads.length} sequences under way, ${c.sequencesFinished} finished`,
+    `**Emails** ${c.emailsSent} sent to ${c.leadsContacted} leads, ${activeLeadCount(s)} sequences under way, ${c.sequencesFinished} finished`,
     `**Stops** ${c.replied} replied, ${c.meetingsBooked} booked, ${c.unsubscribed} unsubscribed, ${c.bounced} bounced`,
     `**Spend** ${BUDGET_TYPES.map(money).join(' · ')} · total $${s.totalCostUsd.toFixed(4)}`,
     `**Milestones** ${s.milestonesReached.length === 0 ? 'none yet' : s.milestonesReached.join(', ')} · **Run** ${s.runs + 1}`,

@@ -1,6 +1,6 @@
 import { setHandler } from '@temporalio/workflow';
 import { CampaignEntity } from './campaign-entity';
-import { leadFactSignal, pauseSignal, resumeSignal, statusQuery, stopSignal, type CampaignStatusView, type CampaignWorkflowInput } from './contract';
+import { leadFactSignal, leadRemovedSignal, pauseSignal, resumeSignal, statusQuery, stopSignal, type CampaignStatusView, type CampaignWorkflowInput } from './contract';
 import { setCampaignSearchAttributes } from './search-attributes';
 
 /**
@@ -15,6 +15,7 @@ export async function campaignWorkflow(input: CampaignWorkflowInput): Promise<Ca
   setHandler(stopSignal, (signal) => campaign.stop(signal));
   setHandler(resumeSignal, (signal) => campaign.resume(signal));
   setHandler(leadFactSignal, (fact) => campaign.leadFact(fact));
+  setHandler(leadRemovedSignal, (removed) => campaign.leadRemoved(removed));
   setCampaignSearchAttributes(input, campaign.status);
   return campaign.run();
 }

@@ -5,7 +5,7 @@ import type { Logger } from '../../log/logger';
 import type { campaignWorkflow } from '../../../workflows/campaign/workflow';
 import { campaignWorkflowId } from '../../../workflows/campaign/contract';
 import { recordAudienceCost, type AudienceReading } from '../audience/llm-reader';
-import { insertCampaign, type NewCampaign } from '../campaign-repository';
+import { DEFAULT_LEAD_CONTROL, insertCampaign, type LeadControl, type NewCampaign } from '../campaign-repository';
 import { planOf, presetSequence, type CampaignSequence } from '../model/sequence';
 import { findTemplate } from '../model/templates';
 import { insertSequence } from '../sequences/sequence-repository';
@@ -31,7 +31,9 @@ export interface StartDeps {
  * Stores the campaign (status starting) and starts its workflow, in that order inside one
  * transaction: if Temporal refuses the start, the row is rolled back and nothing half-exists.
  * (If the commit fails after the start, the workflow finds no row and fails on its first write.)
- * The audience's matching reachable leads are counted once first (planning refreshes the count).
+ * The audience's matching reachable leads (of the lead lists in `control`, when it names any) are
+ * counted once first (planning refreshes the count). The caller has checked that the lists are the
+ * account's (checkListsOwned): a campaign never names another account's list.
  *
  * Text read by the built-in parser (source `parser`) is first given to `readAudience`, before the
  * transaction (no connection is held while a provider answers, and the reading is bounded in
@@ -45,7 +47,7 @@ export interface StartDeps {
  * A campaign with `reporting.email` also gets its report schedule (`campaign-reports-<id>`) once
  * committed; see startReports.
  */
-export async function startCampaign(deps: StartDeps, given: NewCampaign, sequence?: CampaignSequence): Promise<Campaign> {
+export async function startCampaign(deps: StartDeps, given: NewCampaign, sequence?: CampaignSequence, control: LeadControl = DEFAULT_LEAD_CONTROL): Promise<Campaign> {
   const template = findTemplate(given.mcp);
   const steps = sequence ?? (template === undefined ? null : presetSequence(template));
   let fields = given;
@@ -56,8 +58,9 @@ export async function startCampaign(deps: StartDeps, given: NewCampaign, sequenc
     fields = { ...given, audienceFilters: reading.filters, audienceSource: reading.source };
   }
   const created = await deps.sequelize.transaction(async (transaction) => {
-    const counted = await countAudience(deps.sequelize, fields.accountId, storedAudience(fields.audienceFilters ?? null, fields.audienceSource ?? 'all_leads'));
-    const campaign = await insertCampaign({ ...fields, audienceMatchedLeads: counted.matchedLeads, audienceReason: counted.reason }, transaction);
+    const audience = storedAudience(fields.audienceFilters ?? null, fields.audienceSource ?? 'all_leads');
+    const counted = await countAudience(deps.sequelize, fields.accountId, audience, control.leadListIds);
+    const campaign = await insertCampaign(deps.sequelize, { ...fields, audienceMatchedLeads: counted.matchedLeads, audienceReason: counted.reason }, transaction, control);
     if (reading?.charge) await recordAudienceCost(deps.sequelize, transaction, campaign, reading.charge);
     if (steps !== null) {
       await insertSequence(deps.sequelize, transaction, campaign.id, 1, steps);

@@ -1,5 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import type { CampaignTransition } from '../../../workflows/campaign/contract';
+import { endWithCampaign } from '../enrolment/enrolment-repository';
 import { readEventFills, writeCampaignEvents } from './campaign-events';
 
 const TIMESTAMP_COLUMN: Partial<Record<CampaignTransition['status'], string>> = {
@@ -23,7 +24,8 @@ const TIMESTAMP_COLUMN: Partial<Record<CampaignTransition['status'], string>> = 
  * it then would show running until the workflow applies the pause, and a resume in between would
  * be refused. Such a transition leaves the status alone (its events are still written: it did
  * happen); the workflow applies the signal next and writes the row again. Completed and failed
- * always win: nothing comes after them.
+ * always win: nothing comes after them, and the campaign's sequences still under way end with
+ * them (endWithCampaign).
  */
 export async function recordTransition(sequelize: Sequelize, t: CampaignTransition): Promise<void> {
   const events = t.events ?? [];
@@ -44,5 +46,6 @@ export async function recordTransition(sequelize: Sequelize, t: CampaignTransiti
       { bind: [t.campaignId, t.status, t.reason, t.at, terminal], transaction: tx },
     );
     await writeCampaignEvents(sequelize, tx, { campaignId: t.campaignId, accountId: t.accountId, at: t.at, source: `transition:${t.status}`, events }, fills);
+    if (terminal) await endWithCampaign(sequelize, tx, t.campaignId);
   });
 }

@@ -30,9 +30,9 @@ export interface AudienceCount {
   readonly reason: string | null;
 }
 
-/** How many reachable leads of the account the audience matches (one count), and why none. */
-export async function countAudience(sequelize: Sequelize, accountId: string, audience: CampaignAudience): Promise<AudienceCount> {
-  const matchedLeads = await countMatchingLeads(sequelize, accountId, audienceCriteria(audience) ?? ALL_LEADS, { reachableOnly: true });
+/** How many reachable leads of the account (of `lists`, when the campaign names lists) the audience matches (one count), and why none. */
+export async function countAudience(sequelize: Sequelize, accountId: string, audience: CampaignAudience, lists: readonly string[] = []): Promise<AudienceCount> {
+  const matchedLeads = await countMatchingLeads(sequelize, accountId, audienceCriteria(audience) ?? ALL_LEADS, { reachableOnly: true, inLists: lists });
   return { matchedLeads, reason: zeroMatchReason(audience, matchedLeads) };
 }
 

@@ -69,6 +69,14 @@ export interface CampaignReadModel extends HeadlineCounts {
   readonly pausedAt: Date | null;
   readonly resumedAt: Date | null;
   readonly completedAt: Date | null;
+  /** The lead lists named at create, in that order; `name` null for a list deleted since. */
+  readonly leadLists: ReadonlyArray<{ readonly id: string; readonly name: string | null }>;
+  readonly allowDuplicateLeads: boolean;
+  readonly stopCompanyOnReply: boolean;
+  readonly maxFirstEmailsPerDomainPerDay: number | null;
+  readonly skipRiskyLeads: boolean;
+  /** The campaign's enrolments counted by state (states without any are absent); null when it has none. */
+  readonly enrolmentCounts: Readonly<Record<string, number>> | null;
 }
 
 /** A decided variant test as the read model carries it (JSON from the statement: the time is text). */
@@ -119,7 +127,12 @@ SELECT c.id, c.created_via AS "createdVia", c.name, c.status, c.status_reason AS
        c.schedule_frequency AS "scheduleFrequency", c.schedule_trial_days AS "trialDays", c.schedule_start_date::text AS "startDate", c.timezone,
        c.send_window_start_minute AS "sendWindowStartMinute", c.send_window_end_minute AS "sendWindowEndMinute",
        c.reporting_frequency AS "reportingFrequency", c.reporting_email AS "reportingEmail", c.reporting_webhook_url AS "reportingWebhookUrl",
-       c.created_at AS "createdAt", c.started_at AS "startedAt", c.paused_at AS "pausedAt", c.resumed_at AS "resumedAt", c.completed_at AS "completedAt"${counts ? ',\n       e.*' : ''}
+       c.created_at AS "createdAt", c.started_at AS "startedAt", c.paused_at AS "pausedAt", c.resumed_at AS "resumedAt", c.completed_at AS "completedAt",
+       (SELECT coalesce(json_agg(json_build_object('id', x.id, 'name', ll.name) ORDER BY x.n), '[]')
+          FROM unnest(c.lead_list_ids) WITH ORDINALITY AS x(id, n) LEFT JOIN lead_lists ll ON ll.id = x.id AND ll.account_id = c.account_id) AS "leadLists",
+       c.allow_duplicate_leads AS "allowDuplicateLeads", c.stop_company_on_reply AS "stopCompanyOnReply",
+       c.max_first_emails_per_domain_per_day AS "maxFirstEmailsPerDomainPerDay", c.skip_risky_leads AS "skipRiskyLeads",
+       (SELECT json_object_agg(g.state, g.n) FROM (SELECT state, count(*)::int AS n FROM campaign_enrolments WHERE campaign_id = c.id GROUP BY state) g) AS "enrolmentCounts"${counts ? ',\n       e.*' : ''}
   FROM ${source}
   ${counts ? `CROSS JOIN LATERAL (SELECT ${HEADLINE_COLUMNS} FROM email_events WHERE campaign_id = c.id) e` : ''}
 `;

@@ -1,3 +1,4 @@
+import { leadBlockSql } from '../../sending/lead-block-sql';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { EmailStatus } from '../../db/models/email';
 import type { VariantId } from '../model/sequence';
@@ -29,6 +30,8 @@ export interface ItemState {
   readonly stopFact: StopFact | null;
   /** On the account's suppression list, or marked bounced or unsubscribed (by any campaign). */
   readonly suppressed: boolean;
+  /** Blocklisted, removed from the campaign or an invalid address (see leadBlockSql): not written, not sent. */
+  readonly blockedBy: string | null;
   /** The row of an earlier attempt at this (campaign, lead, step), with the content it kept. */
   readonly email: {
     readonly id: string;
@@ -66,6 +69,7 @@ interface Row {
   department: string | null;
   seniority: string | null;
   suppressed: boolean | null;
+  blocked_by: string | null;
   stop_fact: StopFact | null;
   email_id: string | null;
   email_status: EmailStatus | null;
@@ -89,6 +93,7 @@ SELECT c.status AS campaign_status,
   l.linkedin_url, l.phone, l.custom_fields, l.department, l.seniority,
   (l.bounced_at IS NOT NULL OR l.unsubscribed_at IS NOT NULL
     OR EXISTS (SELECT 1 FROM suppressions s WHERE s.account_id = l.account_id AND s.email = l.email)) AS suppressed,
+  ${leadBlockSql('l.account_id', 'l.email', 'c.id', 'l.id')} AS blocked_by,
   (SELECT f.type FROM email_events f
     WHERE f.campaign_id = c.id AND f.lead_id = $2 AND f.type IN ('replied', 'meeting_booked', 'unsubscribed', 'bounced')
     ORDER BY f.occurred_at, f.id LIMIT 1) AS stop_fact,
@@ -145,6 +150,7 @@ export async function readItemState(sequelize: Sequelize, accountId: string, cam
     lead: r.lead_id === null || r.email === null ? null : itemLead(r as LeadColumns & { email: string }),
     stopFact: r.stop_fact,
     suppressed: r.suppressed === true,
+    blockedBy: r.blocked_by,
     email:
       r.email_id === null
         ? null

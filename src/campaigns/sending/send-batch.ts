@@ -191,6 +191,7 @@ class BatchRun {
     }
     if (state.stopFact !== null) return stopped(item, state.stopFact);
     if (state.suppressed || state.lead === null) return stopped(item, 'suppressed');
+    if (state.blockedBy !== null) return { ...stopped(item, 'suppressed'), blockedBy: state.blockedBy };
     const lead = state.lead;
 
     // Written by an earlier attempt that did not settle: sent again exactly as written.
@@ -357,7 +358,7 @@ class BatchRun {
       case 'bounced':
         return { ...stopped(item, 'bounced'), ...v };
       case 'suppressed':
-        return stopped(item, 'suppressed');
+        return { ...stopped(item, 'suppressed'), ...(sent.blockedBy === undefined ? {} : { blockedBy: sent.blockedBy }) };
       case 'deferred':
         return result(item, 'deferred');
       case 'not_running':

@@ -13,6 +13,10 @@ import * as m20261127100000 from './20261127100000-sequences';
 import * as m20261127120000 from './20261127120000-lead-roles-places';
 import * as m20261128090000 from './20261128090000-dashboard-sessions';
 import * as m20261128100000 from './20261128100000-campaign-reports';
+import * as m20261129090000 from './20261129090000-lead-lists';
+import * as m20261129091000 from './20261129091000-blocklist';
+import * as m20261129092000 from './20261129092000-lead-verification';
+import * as m20261129093000 from './20261129093000-enrolment';
 
 export interface Migration {
   readonly name: string;
@@ -36,4 +40,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261127120000-lead-roles-places', ...m20261127120000 },
   { name: '20261128090000-dashboard-sessions', ...m20261128090000 },
   { name: '20261128100000-campaign-reports', ...m20261128100000 },
+  { name: '20261129090000-lead-lists', ...m20261129090000 },
+  { name: '20261129091000-blocklist', ...m20261129091000 },
+  { name: '20261129092000-lead-verification', ...m20261129092000 },
+  { name: '20261129093000-enrolment', ...m20261129093000 },
 ];

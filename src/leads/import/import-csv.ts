@@ -1,9 +1,11 @@
 import { pipeline, type Readable } from 'node:stream';
 import { parse, type CsvError, type Options } from 'csv-parse';
-import type { Sequelize, Transaction } from 'sequelize';
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { suppressedAmong } from '../../suppressions/suppression-repository';
 import type { LeadInput } from '../fields';
-import { insertNewLeads } from '../lead-repository';
+import { insertNewLeadIds, leadIdsOfAddresses } from '../lead-repository';
+import { addLeadsToList } from '../lists/list-repository';
+import { LeadListNotFound } from '../lists/list-errors';
 import { byteMeter } from './byte-meter';
 import { ImportHeaderError, mapHeader, MAX_COLUMNS, tooManyColumns, type ColumnMap } from './columns';
 import { RecordLines } from './line-numbers';
@@ -47,6 +49,20 @@ export interface ImportOptions {
   readonly batchSize?: number;
   /** How many line errors the result lists; `invalid` counts them all. */
   readonly maxErrors?: number;
+  /**
+   * Adds every stored row's lead (new and duplicates, not suppressed) to this list of the account,
+   * in the import's transaction; the list is locked against deletion until it commits.
+   * LeadListNotFound when the account has no such list.
+   */
+  readonly listId?: string;
+  /** Told the ids of each batch's new leads once they are inserted (not yet committed). */
+  readonly onInserted?: (leadIds: readonly string[]) => void;
+}
+
+/** What an import into a list adds to ImportResult. */
+export interface ListImportResult extends ImportResult {
+  /** Leads of the file added to the list (those already in it are not counted). */
+  readonly addedToList: number;
 }
 
 /** A parsed record and the line of the file it starts on. */
@@ -83,7 +99,7 @@ const CSV_ERRORS: Partial<Record<CsvError['code'], string>> = {
  * The whole import is one transaction: an upload that breaks off or passes its size limit leaves
  * the store as it was, rather than half imported with an error the client cannot act on.
  */
-export async function importLeadsCsv(sequelize: Sequelize, accountId: string, source: Readable, opts: ImportOptions = {}): Promise<ImportResult> {
+export async function importLeadsCsv(sequelize: Sequelize, accountId: string, source: Readable, opts: ImportOptions = {}): Promise<ListImportResult> {
   const batchSize = opts.batchSize ?? 500;
   const maxErrors = opts.maxErrors ?? 100;
   const errors: ImportLineError[] = [];
@@ -141,17 +157,25 @@ export async function importLeadsCsv(sequelize: Sequelize, accountId: string, so
       let imported = 0;
       let duplicates = 0;
       let suppressed = 0;
+      let addedToList = 0;
       let batch: LeadInput[] = [];
+      const listId = opts.listId;
+      if (listId !== undefined) await lockList(sequelize, tx, accountId, listId);
 
       const flush = async (t: Transaction): Promise<void> => {
         if (batch.length === 0) return;
         const blocked = await suppressedAmong(sequelize, t, accountId, batch.map((l) => l.email));
         const allowed = batch.filter((l) => !blocked.has(l.email));
         suppressed += batch.length - allowed.length;
-        const inserted = await insertNewLeads(sequelize, t, accountId, 'import', allowed);
-        imported += inserted;
+        const inserted = await insertNewLeadIds(sequelize, t, accountId, 'import', allowed);
+        imported += inserted.length;
         // ON CONFLICT DO NOTHING skipped the rest: addresses already stored or met earlier in the file.
-        duplicates += allowed.length - inserted;
+        duplicates += allowed.length - inserted.length;
+        opts.onInserted?.(inserted);
+        if (listId !== undefined) {
+          const ids = await leadIdsOfAddresses(sequelize, t, accountId, allowed.map((l) => l.email));
+          addedToList += await addLeadsToList(sequelize, t, accountId, listId, ids);
+        }
         batch = [];
       };
 
@@ -180,6 +204,7 @@ export async function importLeadsCsv(sequelize: Sequelize, accountId: string, so
         duplicates,
         suppressed,
         invalid,
+        addedToList,
         errors: [...errors].sort((a, b) => a.line - b.line),
         columns: { used: [...columns.used], custom: columns.custom.map((c) => ({ column: c.column, field: c.field })), ignored: [...columns.ignored] },
       };
@@ -189,4 +214,13 @@ export async function importLeadsCsv(sequelize: Sequelize, accountId: string, so
     parser.destroy();
     throw err;
   }
+}
+
+/**
+ * Holds the list for the import's transaction (a deletion waits for it), or fails with
+ * LeadListNotFound: the route checked before reading the upload, but the list may have gone since.
+ */
+async function lockList(sequelize: Sequelize, tx: Transaction, accountId: string, listId: string): Promise<void> {
+  const rows = await sequelize.query('SELECT 1 FROM lead_lists WHERE account_id = $1 AND id = $2 FOR SHARE', { bind: [accountId, listId], type: QueryTypes.SELECT, transaction: tx });
+  if (rows.length === 0) throw new LeadListNotFound();
 }

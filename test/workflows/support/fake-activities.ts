@@ -9,10 +9,36 @@
  *   reports a lead with a known stop fact as 'stopped', and otherwise sends it at a configurable
  *   cost (or defers it, or passes it over as `omitted`, when a test says so);
  * - decideVariantWinners answers what the test's `winners` option decides (nothing by default).
+ * - the enrolment activities (enrolNewLeads, sendEnrolledBatch, endLeadSequence, adoptLeadTracks)
+ *   keep an in-memory enrolment table (the leads' tracks, as the real table's rows) and go through
+ *   planLeads' pool and sendCampaignBatch's checks above, recording their calls in `plans` and
+ *   `batches` with the items they chose, so a test reads either mode the same way.
  */
 import { Context } from '@temporalio/activity';
 import type { CampaignWorkflowActivities } from '../../../activities';
-import type { BatchItem, BatchItemResult, CampaignEventsInput, CampaignTransition, DecideWinnersInput, DecideWinnersResult, PlanLeadsInput, PlanLeadsResult, PrepareCampaignInput, PrepareCampaignResult, SendBatchInput, SendBatchResult } from '../../../workflows/campaign/contract';
+import type {
+  AdoptLeadTracksInput,
+  BatchItem,
+  BatchItemResult,
+  CampaignEventsInput,
+  CampaignTransition,
+  DecideWinnersInput,
+  DecideWinnersResult,
+  EndLeadSequenceInput,
+  EndLeadSequenceResult,
+  EnrolNewLeadsInput,
+  EnrolNewLeadsResult,
+  LeadTrack,
+  PlanLeadsInput,
+  PlanLeadsResult,
+  PrepareCampaignInput,
+  PrepareCampaignResult,
+  SendBatchInput,
+  SendBatchResult,
+  SendEnrolledInput,
+  SendEnrolledResult,
+} from '../../../workflows/campaign/contract';
+import { applyBatch, dueItems, newLead } from '../../../workflows/campaign/sequence';
 import type { CampaignEvent, CampaignStatus } from '../../../src/campaigns/model/status';
 import type { StopFact } from '../../../src/campaigns/model/templates';
 
@@ -98,6 +124,8 @@ export class FakeCampaignActivities {
   /** Every call of any activity, in order: for "nothing was called before ...". */
   readonly calls: Array<{ readonly name: keyof CampaignWorkflowActivities } & CallInfo> = [];
 
+  /** The in-memory enrolment table: leads whose sequence is under way, in the order they were enrolled. */
+  tracks: LeadTrack[] = [];
   private nextLead = 1;
   private sent = 0;
   private readonly sentPerMonth = new Map<string, number>();
@@ -123,8 +151,12 @@ export class FakeCampaignActivities {
         this.prepared.push({ ...input, ...this.call('prepareCampaign') });
         return { companyId: 'company-1', scrapeProblem: null };
       },
-      planLeads: async (input) => this.planLeads(input),
-      sendCampaignBatch: async (input) => this.sendBatch(input),
+      planLeads: async (input) => this.planLeads(input, 'planLeads'),
+      sendCampaignBatch: async (input) => this.sendBatch(input, 'sendCampaignBatch'),
+      enrolNewLeads: async (input) => this.enrolNewLeads(input),
+      sendEnrolledBatch: async (input) => this.sendEnrolled(input),
+      endLeadSequence: async (input) => this.endLeadSequence(input),
+      adoptLeadTracks: async (input) => this.adoptLeadTracks(input),
       decideVariantWinners: async (input) => {
         const call = this.call('decideVariantWinners');
         const result = { decided: this.options.winners?.(input, call) ?? [] };
@@ -166,8 +198,68 @@ export class FakeCampaignActivities {
     return call;
   }
 
-  private planLeads(input: PlanLeadsInput): PlanLeadsResult {
-    const call = this.call('planLeads');
+  private enrolNewLeads(input: EnrolNewLeadsInput): EnrolNewLeadsResult {
+    const queued = this.tracks.filter((t) => t.step < 0).length;
+    const limit = Math.max(0, input.wanted - queued);
+    if (limit === 0) {
+      this.call('enrolNewLeads');
+      return { enrolled: 0, skipped: 0, costUsd: 0, poolExhausted: null, activeLeads: this.tracks.length };
+    }
+    const planned = this.planLeads({ campaignId: input.campaignId, accountId: input.accountId, limit, exclude: this.tracks.map((t) => t.leadId) }, 'enrolNewLeads');
+    this.tracks.push(...planned.leadIds.map((id) => newLead(id, input.day)));
+    return { enrolled: planned.leadIds.length, skipped: 0, costUsd: planned.costUsd, poolExhausted: planned.leadIds.length === 0, activeLeads: this.tracks.length };
+  }
+
+  private sendEnrolled(input: SendEnrolledInput): SendEnrolledResult {
+    const plan = { steps: input.steps };
+    const due = dueItems(this.tracks, input.day, plan);
+    const follow = due.filter((i) => i.step > 0); // a track past its first step: a follow-up
+    const firsts = due.filter((i) => !follow.includes(i)).slice(0, Math.max(0, input.firstEmailsLeft));
+    const items = [...follow, ...firsts].slice(0, input.maxItems);
+    const empty = { selected: 0, sent: 0, contacted: 0, finished: 0, omitted: 0, firstEmailsTaken: 0, stops: [], costUsd: 0, halted: null, more: false, activeLeads: this.tracks.length };
+    if (items.length === 0) {
+      this.call('sendEnrolledBatch');
+      return empty;
+    }
+    const { campaignId, accountId, mcp, companyId, budgetRemainingUsd } = input;
+    const batch = this.sendBatch(
+      { campaignId, accountId, mcp, companyId, items, budgetRemainingUsd, ...(input.sequenceVersion === undefined ? {} : { sequenceVersion: input.sequenceVersion }) },
+      'sendEnrolledBatch',
+    );
+    const firstIds = new Set(firsts.map((i) => i.leadId));
+    const applied = applyBatch(this.tracks, batch.results, input.day, plan);
+    this.tracks = applied.leads;
+    const left = batch.results.filter((r) => firstIds.has(r.leadId) && r.outcome !== 'deferred' && r.outcome !== 'skipped').length;
+    return {
+      selected: items.length,
+      sent: applied.sent,
+      contacted: applied.contacted,
+      finished: applied.finished,
+      omitted: applied.omitted,
+      firstEmailsTaken: left,
+      stops: applied.stopped.filter((f) => f !== 'suppressed'),
+      costUsd: batch.costUsd,
+      halted: batch.halted,
+      more: items.length >= input.maxItems && batch.halted === null && !batch.results.some((r) => r.outcome === 'deferred'),
+      activeLeads: this.tracks.length,
+    };
+  }
+
+  private endLeadSequence(input: EndLeadSequenceInput): EndLeadSequenceResult {
+    this.call('endLeadSequence');
+    const before = this.tracks.length;
+    this.tracks = this.tracks.filter((t) => t.leadId !== input.leadId);
+    return { ended: this.tracks.length < before, colleaguesStopped: 0, activeLeads: this.tracks.length };
+  }
+
+  private adoptLeadTracks(input: AdoptLeadTracksInput): void {
+    this.call('adoptLeadTracks');
+    const known = new Set(this.tracks.map((t) => t.leadId));
+    this.tracks.push(...input.tracks.filter((t) => !known.has(t.leadId)));
+  }
+
+  private planLeads(input: PlanLeadsInput, name: 'planLeads' | 'enrolNewLeads'): PlanLeadsResult {
+    const call = this.call(name);
     const pool = this.options.leadPool ?? Number.POSITIVE_INFINITY;
     const exclude = new Set(input.exclude);
     const ids: string[] = [];
@@ -180,8 +272,8 @@ export class FakeCampaignActivities {
     return result;
   }
 
-  private sendBatch(input: SendBatchInput): SendBatchResult {
-    const call = this.call('sendCampaignBatch');
+  private sendBatch(input: SendBatchInput, name: 'sendCampaignBatch' | 'sendEnrolledBatch'): SendBatchResult {
+    const call = this.call(name);
     const failure = this.options.failBatch?.(input, call);
     if (failure !== undefined) throw failure;
 

@@ -1,12 +1,12 @@
 import type { Static } from '@sinclair/typebox';
 import type { Config } from '../../../config/config';
-import type { NewCampaign } from '../../../campaigns/campaign-repository';
+import type { LeadControl, NewCampaign } from '../../../campaigns/campaign-repository';
 import { normalizeWebhookUrl, webhookUrlProblem } from '../../../webhooks/webhook-url';
 import { badRequest } from '../../http/errors';
 import type { AudienceFilters } from '../../../campaigns/audience/types';
 import type { CampaignSequence } from '../../../campaigns/model/sequence';
 import type { StepInput } from '../../../campaigns/sequences/validate-sequence';
-import { audienceFields, brandIdOf, DEFAULT_SCHEDULE, optionalText, sequenceField, siteField, templateField, trackingFields, usd } from './create-fields';
+import { audienceFields, brandIdOf, DEFAULT_SCHEDULE, leadControlFields, optionalText, sequenceField, siteField, templateField, trackingFields, usd } from './create-fields';
 import type { CreateCampaignBodyA } from './schemas-a';
 
 type Body = Static<typeof CreateCampaignBodyA>;
@@ -16,7 +16,7 @@ type Body = Static<typeof CreateCampaignBodyA>;
  * (a known template, a usable target, a real time zone, a window that ends after it starts, a
  * webhook over HTTPS), each with a message that says what to send instead.
  */
-export function campaignFieldsFromA(body: Body, accountId: string, config: Pick<Config, 'allowLoopbackEgress'>): { fields: NewCampaign; sequence: CampaignSequence } {
+export function campaignFieldsFromA(body: Body, accountId: string, config: Pick<Config, 'allowLoopbackEgress'>): { fields: NewCampaign; sequence: CampaignSequence; control: LeadControl } {
   const template = templateField(body.mcp);
   const target = siteField(body.target_url, 'target_url');
   const schedule = body.schedule ?? {};
@@ -60,7 +60,14 @@ export function campaignFieldsFromA(body: Body, accountId: string, config: Pick<
     valueForTarget: optionalText(body.value_for_target),
     ...trackingFields(body.tracking, body.plain_text_only),
   };
-  return { fields, sequence };
+  const control = leadControlFields({
+    leadListIds: body.lead_list_ids,
+    allowDuplicateLeads: body.allow_duplicate_leads,
+    stopCompanyOnReply: body.stop_company_on_reply,
+    maxFirstEmailsPerDomainPerDay: body.max_first_emails_per_domain_per_day,
+    skipRiskyLeads: body.skip_risky_leads,
+  });
+  return { fields, sequence, control };
 }
 
 type StepA = NonNullable<Body['sequence']>[number];

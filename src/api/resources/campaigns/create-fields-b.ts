@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
-import type { NewCampaign } from '../../../campaigns/campaign-repository';
+import type { LeadControl, NewCampaign } from '../../../campaigns/campaign-repository';
 import type { CampaignSequence } from '../../../campaigns/model/sequence';
-import { audienceFields, brandIdOf, DEFAULT_SCHEDULE, optionalText, sequenceField, siteField, templateField, trackingFields, usd } from './create-fields';
+import { audienceFields, brandIdOf, DEFAULT_SCHEDULE, leadControlFields, optionalText, sequenceField, siteField, templateField, trackingFields, usd } from './create-fields';
 import type { CreateCampaignBodyB } from './schemas-b';
 
 type Body = Static<typeof CreateCampaignBodyB>;
@@ -13,7 +13,7 @@ export const SURFACE_B_TEMPLATE = 'sales_outreach';
  * The campaign row from a Surface B create request. brandUrl is checked exactly as Surface A's
  * target_url (it becomes the row's target_url); schedule and sending window are A's defaults.
  */
-export function campaignFieldsFromB(body: Body, accountId: string): { fields: NewCampaign; sequence: CampaignSequence } {
+export function campaignFieldsFromB(body: Body, accountId: string): { fields: NewCampaign; sequence: CampaignSequence; control: LeadControl } {
   // Not blank: the schema says so (CampaignName), as on Surface A.
   const name = body.name.trim();
   const site = siteField(body.brandUrl, 'brandUrl');
@@ -35,5 +35,6 @@ export function campaignFieldsFromB(body: Body, accountId: string): { fields: Ne
     ...trackingFields(body.tracking, body.plainTextOnly),
     ...DEFAULT_SCHEDULE,
   };
-  return { fields, sequence };
+  // Surface B's members are already the domain's casing.
+  return { fields, sequence, control: leadControlFields(body) };
 }

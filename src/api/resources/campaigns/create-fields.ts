@@ -1,7 +1,9 @@
 import { rangeProblem } from '../../../campaigns/audience/filters-schema';
 import { companyDomain, siteUrl } from '../../../companies/site-url';
 import { ScrapeError } from '../../../companies/scrape-error';
-import type { NewCampaign } from '../../../campaigns/campaign-repository';
+import type { Sequelize } from 'sequelize';
+import { DEFAULT_LEAD_CONTROL, type LeadControl, type NewCampaign } from '../../../campaigns/campaign-repository';
+import { checkListsOwned } from '../../../leads/lists/list-repository';
 import { audienceOfCampaign } from '../../../campaigns/audience/audience-of-campaign';
 import type { AudienceFilters } from '../../../campaigns/audience/types';
 import { presetSequence, type CampaignSequence } from '../../../campaigns/model/sequence';
@@ -101,4 +103,33 @@ export function audienceFields(
   if (problem !== null) throw badRequest(problem);
   const audience = audienceOfCampaign(text, filters);
   return { audienceFilters: audience.filters, audienceSource: audience.source };
+}
+
+/** The create request's lead-control members, in the domain's casing (Surface A's are renamed first). */
+export interface LeadControlInput {
+  readonly leadListIds?: readonly string[];
+  readonly allowDuplicateLeads?: boolean;
+  readonly stopCompanyOnReply?: boolean;
+  readonly maxFirstEmailsPerDomainPerDay?: number;
+  readonly skipRiskyLeads?: boolean;
+}
+
+/** The lead-control columns of a create request, each defaulted as the columns are. */
+export function leadControlFields(input: LeadControlInput): LeadControl {
+  return {
+    leadListIds: [...new Set(input.leadListIds ?? [])],
+    allowDuplicateLeads: input.allowDuplicateLeads ?? DEFAULT_LEAD_CONTROL.allowDuplicateLeads,
+    stopCompanyOnReply: input.stopCompanyOnReply ?? DEFAULT_LEAD_CONTROL.stopCompanyOnReply,
+    maxFirstEmailsPerDomainPerDay: input.maxFirstEmailsPerDomainPerDay ?? null,
+    skipRiskyLeads: input.skipRiskyLeads ?? DEFAULT_LEAD_CONTROL.skipRiskyLeads,
+  };
+}
+
+/**
+ * A 400 naming every id of `control.leadListIds` that is no list of the account (missing, or
+ * another account's: the two are not told apart), checked before anything is stored or started.
+ */
+export async function checkLeadLists(sequelize: Sequelize, accountId: string, control: LeadControl, field: string): Promise<void> {
+  const unknown = await checkListsOwned(sequelize, accountId, control.leadListIds);
+  if (unknown.length > 0) throw badRequest(`${field}: no lead list of the account has the id${unknown.length === 1 ? '' : 's'} ${unknown.map((id) => JSON.stringify(id)).join(', ')}`);
 }

@@ -10,6 +10,7 @@ import type { Config } from '../../../config/config';
 import type { AudienceFilters } from '../../../campaigns/audience/types';
 import type { Campaign } from '../../../db/models';
 import { campaignPageUrl } from '../../../config/public-urls';
+import { leadListsOf, stateCountsSnake } from './present-lead-control';
 import { sequenceA } from './present-sequence';
 import type { CampaignA, CampaignListResponseA, CampaignStatsA, CreatedCampaignA, DailyStatsA, PausedA, RepliesA, ResumedA } from './schemas-a';
 
@@ -41,6 +42,7 @@ function clock(minutes: number): string {
 }
 
 export function campaignA(c: CampaignReadModel, config: Pick<Config, 'publicBaseUrl'>, now = new Date()): Static<typeof CampaignA> {
+  const audience = { text: c.targetAudience, filters: filtersA(c.audienceFilters), source: c.audienceSource, matched_leads: c.audienceMatchedLeads, reason: c.audienceReason };
   return {
     id: c.id,
     status: c.status,
@@ -48,7 +50,7 @@ export function campaignA(c: CampaignReadModel, config: Pick<Config, 'publicBase
     mcp: c.mcp,
     target_url: c.targetUrl,
     target_audience: c.targetAudience,
-    audience: { text: c.targetAudience, filters: filtersA(c.audienceFilters), source: c.audienceSource, matched_leads: c.audienceMatchedLeads, reason: c.audienceReason },
+    audience,
     target_outcome: c.targetOutcome,
     value_for_target: c.valueForTarget,
     sequence: sequenceA(c),
@@ -67,6 +69,12 @@ export function campaignA(c: CampaignReadModel, config: Pick<Config, 'publicBase
     },
     reporting: { frequency: c.reportingFrequency, email: c.reportingEmail, webhook_url: c.reportingWebhookUrl, next_report_at: iso(nextReportTime(c, now)) },
     stats: { emails_sent: c.emailsSent, delivered: c.delivered, opened: c.opened, replied: c.replied, meetings_booked: c.meetingsBooked },
+    sources: { lead_list_ids: leadListsOf(c), audience, matched_leads: c.audienceMatchedLeads },
+    allow_duplicate_leads: c.allowDuplicateLeads,
+    stop_company_on_reply: c.stopCompanyOnReply,
+    max_first_emails_per_domain_per_day: c.maxFirstEmailsPerDomainPerDay,
+    skip_risky_leads: c.skipRiskyLeads,
+    leads: stateCountsSnake(c.enrolmentCounts),
     started_at: iso(c.startedAt),
     paused_at: iso(c.pausedAt),
     resumed_at: iso(c.resumedAt),

@@ -5,6 +5,7 @@ import { nextReportTime } from '../../../campaigns/reporting/next-report';
 import type { CampaignStats } from '../../../campaigns/reporting/campaign-stats';
 import type { Config } from '../../../config/config';
 import { campaignPageUrl } from '../../../config/public-urls';
+import { leadListsOf, stateCountsCamel } from './present-lead-control';
 import { sequenceB } from './present-sequence';
 import type { CampaignB, CampaignStatsB, ResumedB, StoppedB } from './schemas-b';
 
@@ -19,6 +20,7 @@ const iso = (t: Date | null): string | null => (t === null ? null : t.toISOStrin
 type FiltersB = Static<typeof CampaignB>['audience']['filters'];
 
 export function campaignB(c: CampaignReadModel, config: Pick<Config, 'publicBaseUrl'>, now = new Date()): Static<typeof CampaignB> {
+  const audience = { text: c.targetAudience, filters: c.audienceFilters as FiltersB, source: c.audienceSource, matchedLeads: c.audienceMatchedLeads, reason: c.audienceReason };
   return {
     id: c.id,
     name: c.name,
@@ -27,7 +29,7 @@ export function campaignB(c: CampaignReadModel, config: Pick<Config, 'publicBase
     brandUrl: c.targetUrl,
     brandId: c.brandId,
     targetAudience: c.targetAudience,
-    audience: { text: c.targetAudience, filters: c.audienceFilters as FiltersB, source: c.audienceSource, matchedLeads: c.audienceMatchedLeads, reason: c.audienceReason },
+    audience,
     targetOutcome: c.targetOutcome,
     valueForTarget: c.valueForTarget,
     mcp: c.mcp,
@@ -47,6 +49,12 @@ export function campaignB(c: CampaignReadModel, config: Pick<Config, 'publicBase
     dashboardUrl: campaignPageUrl(config, c.id),
     reporting: { frequency: c.reportingFrequency, email: c.reportingEmail, nextReportAt: iso(nextReportTime(c, now)) },
     stats: { emailsSent: c.emailsSent, delivered: c.delivered, opened: c.opened, replied: c.replied, meetingsBooked: c.meetingsBooked },
+    sources: { leadListIds: leadListsOf(c), audience, matchedLeads: c.audienceMatchedLeads },
+    allowDuplicateLeads: c.allowDuplicateLeads,
+    stopCompanyOnReply: c.stopCompanyOnReply,
+    maxFirstEmailsPerDomainPerDay: c.maxFirstEmailsPerDomainPerDay,
+    skipRiskyLeads: c.skipRiskyLeads,
+    leads: stateCountsCamel(c.enrolmentCounts),
   };
 }
 

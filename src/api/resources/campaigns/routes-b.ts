@@ -11,6 +11,7 @@ import { stepStatsB } from './present-step-stats';
 import { StepStatsResponse } from './step-stats-schemas';
 import { defineRoute } from '../../http/route';
 import { controlDeps, previewDeps, startDeps } from './campaign-deps';
+import { checkLeadLists } from './create-fields';
 import { campaignFieldsFromB } from './create-fields-b';
 import { campaignB, resumedB, statsB, stoppedB } from './present-b';
 import { CampaignId } from './schemas';
@@ -38,8 +39,9 @@ const create = defineRoute({
   responses: { 201: { description: 'The campaign, starting', schema: CampaignB } },
   errors: [503],
   handler: async ({ body }, { auth, deps }) => {
-    const { fields, sequence } = campaignFieldsFromB(body, auth.accountId);
-    const campaign = await withTemporal('start the campaign', () => startCampaign(startDeps(deps), fields, sequence));
+    const { fields, sequence, control } = campaignFieldsFromB(body, auth.accountId);
+    await checkLeadLists(deps.sequelize, auth.accountId, control, 'leadListIds');
+    const campaign = await withTemporal('start the campaign', () => startCampaign(startDeps(deps), fields, sequence, control));
     // Read back as GET renders it: the same read model, figures included.
     const created = await readCampaign(deps.sequelize, auth.accountId, campaign.id);
     return { status: 201, body: campaignB(created, deps.config), headers: { Location: `/v1/campaigns/${campaign.id}` } };

@@ -3,7 +3,27 @@ import { SENTIMENTS } from '../../../db/models/reply';
 import { PageQuery, Pagination, Timestamp } from '../../http/common-schemas';
 import { StringEnum } from '../string-enum';
 import { SequenceBody, SequenceView, TrackingBody, TrackingView } from './sequence-schemas';
-import { AudienceFiltersSchema, AudienceText, AudienceView, CampaignName, CampaignStatsResponse, CampaignStatus, ControlResponse, Count, DailyLimit, DashboardUrl, HeadlineStats, Nullable, SiteUrl, StatusReason, Usd } from './schemas';
+import {
+  AudienceFiltersSchema,
+  AudienceText,
+  AudienceView,
+  CampaignName,
+  CampaignStatsResponse,
+  CampaignStatus,
+  ControlResponse,
+  Count,
+  DailyLimit,
+  DashboardUrl,
+  EnrolmentCounts,
+  HeadlineStats,
+  LeadControlBody,
+  LeadControlView,
+  Nullable,
+  SiteUrl,
+  SourcesView,
+  StatusReason,
+  Usd,
+} from './schemas';
 
 /** Surface A's campaign schemas: snake_case. The pieces Surface B shares come from schemas.ts. */
 
@@ -84,6 +104,7 @@ export const CreateCampaignBodyA = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    ...LeadControlBody('snake').properties,
   },
   { additionalProperties: false },
 );
@@ -164,6 +185,9 @@ export const CampaignA = Type.Object(
       { additionalProperties: false },
     ),
     stats: HeadlineStats('snake', 'Headline figures; GET /campaigns/{id}/stats has all of them with their definitions.'),
+    sources: SourcesView('snake'),
+    ...LeadControlView('snake').properties,
+    leads: EnrolmentCounts('snake', 'The campaign\'s leads by state (GET /campaigns/{id}/leads lists them).'),
     started_at: Nullable(Timestamp),
     paused_at: Nullable(Timestamp, 'The last pause.'),
     resumed_at: Nullable(Timestamp, 'The last resume.'),

@@ -3,7 +3,26 @@ import { CAMPAIGN_STATUSES } from '../../../db/models/campaign';
 import { Timestamp } from '../../http/common-schemas';
 import { StringEnum } from '../string-enum';
 import { SequenceBody, SequenceView, TrackingBody, TrackingView } from './sequence-schemas';
-import { AudienceFiltersSchema, AudienceText, AudienceView, CampaignName, CampaignStatsResponse, CampaignStatus, ControlResponse, DailyLimit, DashboardUrl, HeadlineStats, Nullable, SiteUrl, StatusReason, Usd } from './schemas';
+import {
+  AudienceFiltersSchema,
+  AudienceText,
+  AudienceView,
+  CampaignName,
+  CampaignStatsResponse,
+  CampaignStatus,
+  ControlResponse,
+  DailyLimit,
+  DashboardUrl,
+  EnrolmentCounts,
+  HeadlineStats,
+  LeadControlBody,
+  LeadControlView,
+  Nullable,
+  SiteUrl,
+  SourcesView,
+  StatusReason,
+  Usd,
+} from './schemas';
 
 /**
  * Surface B's campaign schemas: camelCase, over the same rows as Surface A's, so a campaign made on
@@ -30,6 +49,7 @@ export const CreateCampaignBodyB = Type.Object(
     sequence: Type.Optional(SequenceBody('camel')),
     tracking: Type.Optional(TrackingBody('camel')),
     plainTextOnly: Type.Optional(Type.Boolean({ description: 'Send a text/plain part only: no HTML, so no open beacon and no rewritten links (default false).' })),
+    ...LeadControlBody('camel').properties,
   },
   { additionalProperties: false },
 );
@@ -75,6 +95,9 @@ export const CampaignB = Type.Object(
       { additionalProperties: false, description: 'Emailed reports (set on Surface A\'s create).' },
     ),
     stats: HeadlineStats('camel', 'Headline figures; GET /v1/campaigns/{id}/stats has all of them.'),
+    sources: SourcesView('camel'),
+    ...LeadControlView('camel').properties,
+    leads: EnrolmentCounts('camel', 'The campaign\'s leads by state (GET /v1/campaigns/{id}/leads lists them).'),
   },
   { additionalProperties: false },
 );

@@ -224,3 +224,79 @@ export function AudienceView<C extends Casing>(casing: C) {
     { additionalProperties: false },
   );
 }
+
+// --- lead control (issue 27): the campaign's sources and settings, its leads' states ---
+
+/** Most lead lists one campaign takes its candidates from. */
+export const MAX_CAMPAIGN_LEAD_LISTS = 50;
+
+/**
+ * The create body's lead-control members in `casing`, spread into each surface's create body
+ * (`...LeadControlBody('snake').properties`).
+ */
+export function LeadControlBody<C extends Casing>(casing: C) {
+  return CasedObject(casing, {
+    lead_list_ids: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+        maxItems: MAX_CAMPAIGN_LEAD_LISTS,
+        description: `Lead lists of the account (at most ${MAX_CAMPAIGN_LEAD_LISTS}) whose leads are the campaign's candidates, narrowed by the audience when one is given. An id that is no list of the account is a 400 naming it, and nothing is created.`,
+      }),
+    ),
+    allow_duplicate_leads: Type.Optional(
+      Type.Boolean({ description: 'Take leads already in an active sequence of another campaign of the account (default false: they are skipped, reason "in another campaign (<name>)").' }),
+    ),
+    stop_company_on_reply: Type.Optional(
+      Type.Boolean({ description: 'When a lead replies positively or books a meeting, stop the other leads of the same company in this campaign (default true).' }),
+    ),
+    max_first_emails_per_domain_per_day: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1000, description: 'At most this many first emails per company domain per sending day; absent: no cap.' }),
+    ),
+    skip_risky_leads: Type.Optional(Type.Boolean({ description: 'Skip leads whose address verification is risky (default false; invalid addresses are always skipped).' })),
+  });
+}
+
+/** The lead-control settings a campaign shows, members of its GET (spread like LeadControlBody). */
+export function LeadControlView<C extends Casing>(casing: C) {
+  return CasedObject(casing, {
+    allow_duplicate_leads: Type.Boolean({ description: 'Leads in an active sequence of another campaign are taken too.' }),
+    stop_company_on_reply: Type.Boolean({ description: 'A positive reply or a booked meeting stops the other leads of the same company in this campaign.' }),
+    max_first_emails_per_domain_per_day: Nullable(Type.Integer({ minimum: 1 }), 'Cap of first emails per company domain per sending day; null: none.'),
+    skip_risky_leads: Type.Boolean({ description: 'Leads whose address verification is risky are skipped.' }),
+  });
+}
+
+/** Where a campaign's candidates come from, as its GET shows it. */
+export function SourcesView<C extends Casing>(casing: C) {
+  return CasedObject(
+    casing,
+    {
+      lead_list_ids: Type.Array(
+        Type.Object({ id: Type.String(), name: Nullable(Type.String(), 'Null when the list has since been deleted.') }, { additionalProperties: false }),
+        { description: 'The lead lists named at create, in that order; empty: the candidates are the account\'s leads (or the lead provider\'s) matching the audience.' },
+      ),
+      audience: AudienceView(casing),
+      matched_leads: Nullable(Count(), 'Reachable leads of the sources matching the audience, counted at create and after each planning; null before the first count.'),
+    },
+    { additionalProperties: false },
+  );
+}
+
+/** A campaign's leads counted by enrolment state, and in all (GET of a campaign, the page of its leads). */
+export function EnrolmentCounts<C extends Casing>(casing: C, description: string) {
+  return CasedObject(
+    casing,
+    {
+      queued: Count('Enrolled, first email still to go.'),
+      in_sequence: Count('At least one step sent, the next one due.'),
+      replied: Count(),
+      meeting_booked: Count(),
+      bounced: Count(),
+      unsubscribed: Count(),
+      finished: Count('Every step sent, or stopped for a colleague\'s answer.'),
+      removed: Count('Taken out by the user (or marked, blocklisted or erased).'),
+      skipped: Count('Never started, each with its reason.'),
+      total: Count('Every lead the campaign has enrolled or skipped.'),
+    },
+    { additionalProperties: false, description },
+  );
+}

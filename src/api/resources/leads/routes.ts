@@ -2,17 +2,20 @@ import { MAX_CUSTOM_FIELDS_PER_IMPORT } from '../../../leads/custom-fields';
 import { parseEnrichIdentity } from '../../../leads/enrich-identity';
 import { enrichLead } from '../../../leads/enrich-lead';
 import { MAX_COLUMNS } from '../../../leads/import/columns';
-import { importLeadsCsv, MAX_ROW_BYTES } from '../../../leads/import/import-csv';
+import { importAndVerify } from '../../../leads/import/import-and-verify';
+import { MAX_ROW_BYTES } from '../../../leads/import/import-csv';
 import { uploadBody } from '../../../leads/import/upload-body';
 import { LEAD_EXPORT_FIELDS, openLeadExport, type LeadExportRow } from '../../../leads/lead-export';
 import { getLead, listLeads } from '../../../leads/lead-repository';
+import { findList } from '../../../leads/lists/list-repository';
 import { searchLeads } from '../../../leads/search-leads';
+import { verifyLeads } from '../../../leads/verification/verify-leads';
 import { NotFoundError } from '../../../errors/domain-errors';
-import { notFound, payloadTooLarge } from '../../http/errors';
+import { HttpError, notFound, payloadTooLarge } from '../../http/errors';
 import { defineRoute } from '../../http/route';
 import { EXPORT_CONTENT_TYPES, formattedExport, type ExportColumn } from '../campaigns/export-file';
 import { answeringLeadErrors } from './errors';
-import { Lead, LeadEnrichBody, LeadExportQuery, LeadIdParams, LeadImportResult, LeadListQuery, LeadListResponse, LeadSearchBody, LeadSearchResponse } from './schemas';
+import { Lead, LeadEnrichBody, LeadExportQuery, LeadIdParams, LeadImportQuery, LeadImportResult, LeadListQuery, LeadListResponse, LeadSearchBody, LeadSearchResponse } from './schemas';
 
 /** Largest CSV upload. Read as a stream, so the limit bounds the time an import takes, not memory. */
 export const MAX_CSV_BYTES = 50 * 1024 * 1024;
@@ -39,15 +42,28 @@ const importLeads = defineRoute({
     `A row longer than ${MAX_ROW_BYTES / 1024} KB (an unclosed quote?) is one invalid row; a header of more than ${MAX_COLUMNS} columns or longer than ${MAX_ROW_BYTES / 1024} KB is a 400. ` +
     'Addresses the account already has (or that appear twice) are duplicates and leave the stored lead unchanged, custom fields included; ' +
     'suppressed addresses are skipped. ' +
-    'An upload that breaks off or passes 50 MB imports nothing.',
+    'An upload that breaks off or passes 50 MB imports nothing. ' +
+    'Once stored, the new leads are verified (syntax, role address, disposable domain, the domain\'s MX or A records; each domain looked up once) ' +
+    'and the answer counts them by verdict (`verification`); see docs/verification.md. ' +
+    'With `list_id`, every stored row\'s lead (new or duplicate) is also added to that lead list, in the same transaction, and `addedToList` ' +
+    'counts those added; a list id the account does not have is a 404, answered before the upload is read.',
   tags: ['leads'],
+  query: LeadImportQuery,
   rawBody: { contentTypes: ['text/csv'], mode: 'stream', maxBytes: MAX_CSV_BYTES, description: 'A CSV file (UTF-8, comma-separated, header row first), at most 50 MB.' },
   responses: { 200: { description: 'What the import did', schema: LeadImportResult } },
-  handler: async (_input, { deps, auth, koa }) => {
+  errors: [404],
+  handler: async ({ query }, { deps, auth, koa }) => {
     // A declared size over the limit is refused before a byte is read; an undeclared one is counted as it streams.
     if (koa.request.length !== undefined && koa.request.length > MAX_CSV_BYTES) throw payloadTooLarge('50 MB');
-    const result = await answeringLeadErrors(() => importLeadsCsv(deps.sequelize, auth.accountId, uploadBody(koa.req), { maxBytes: MAX_CSV_BYTES }));
-    return { body: result };
+    const listId = query.list_id ?? query.listId;
+    // Before the upload is read: the rest of it is not wanted, so the connection closes after the answer.
+    if (listId !== undefined && (await findList(deps.sequelize, auth.accountId, listId)) === null) {
+      throw new HttpError(404, 'Lead list not found', { Connection: 'close' });
+    }
+    const { addedToList, ...result } = await answeringLeadErrors(() =>
+      importAndVerify(deps, auth.accountId, uploadBody(koa.req), { maxBytes: MAX_CSV_BYTES, listId }),
+    );
+    return { body: listId === undefined ? result : { ...result, addedToList } };
   },
 });
 
@@ -79,6 +95,27 @@ const getAccountLead = defineRoute({
   responses: { 200: { description: 'The lead', schema: Lead } },
   errors: [404],
   handler: async ({ params }, { deps, auth }) => {
+    const lead = await getLead(deps.sequelize, auth.accountId, params.id);
+    if (lead === null) throw new NotFoundError('lead');
+    return { body: lead };
+  },
+});
+
+const verifyLead = defineRoute({
+  method: 'post',
+  path: '/v1/leads/:id/verify',
+  auth: 'b',
+  operationId: 'verifyLead',
+  summary: "Check one lead's address again now",
+  description:
+    "Runs every check again (syntax, role address, disposable domain, the domain's MX or A records, asked of DNS now rather than answered " +
+    'from the cache) and stores the result; answers the lead with its new `verification`.',
+  tags: ['leads'],
+  params: LeadIdParams,
+  responses: { 200: { description: 'The lead, verified', schema: Lead } },
+  errors: [404],
+  handler: async ({ params }, { deps, auth }) => {
+    await verifyLeads(deps, auth.accountId, [params.id], { fresh: true });
     const lead = await getLead(deps.sequelize, auth.accountId, params.id);
     if (lead === null) throw new NotFoundError('lead');
     return { body: lead };
@@ -174,4 +211,4 @@ const exportLeads = defineRoute({
 });
 
 // The export is declared before GET /v1/leads/:id, which would otherwise take "export" for an id.
-export const leadRoutes = [importLeads, search, enrich, listAccountLeads, exportLeads, getAccountLead];
+export const leadRoutes = [importLeads, search, enrich, listAccountLeads, exportLeads, getAccountLead, verifyLead];

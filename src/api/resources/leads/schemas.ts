@@ -2,9 +2,46 @@ import { Type } from '@sinclair/typebox';
 import { CUSTOM_FIELD_NAME_PATTERN, MAX_CUSTOM_FIELDS_PER_IMPORT } from '../../../leads/custom-fields';
 import { FIELD_LIMITS } from '../../../leads/fields';
 import { Timestamp } from '../../http/common-schemas';
+import { VERDICTS } from '../../../leads/verification/types';
 import { StringEnum } from '../string-enum';
 
 const Text = Type.Union([Type.String(), Type.Null()]);
+
+const Check = (what: string) =>
+  Type.Object(
+    {
+      result: StringEnum(['pass', 'fail', 'warn', 'unknown'] as const, { description: 'pass; fail (cannot receive mail); warn (risky); unknown (could not tell, or not checked).' }),
+      detail: Type.String({ description: 'Why, in a few words.' }),
+    },
+    { additionalProperties: false, description: what },
+  );
+
+export const LeadVerification = Type.Object(
+  {
+    status: Type.Union([StringEnum(VERDICTS), Type.Null()], {
+      description:
+        'invalid: malformed, or its domain takes no mail (campaigns never send to it); risky: a role address or a disposable domain; ' +
+        'unknown: DNS could not tell (sent to); valid: every check passed; null: never checked.',
+    }),
+    checkedAt: Type.Union([Timestamp, Type.Null()], { description: 'When the checks ran; null when never checked.' }),
+    checks: Type.Union(
+      [
+        Type.Object(
+          {
+            syntax: Check('RFC 5322 syntax: one mailbox, no display name, a domain name with a dot.'),
+            role: Check('A role address (info@, sales@, ...): warn.'),
+            disposable: Check('A disposable-address domain (the mailchecker list): warn.'),
+            mailDomain: Check('MX records of the domain, or an A/AAAA record (implicit MX); a null MX fails; a DNS timeout is unknown.'),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ],
+      { description: 'Each check with its result; null when never checked.' },
+    ),
+  },
+  { additionalProperties: false, description: "The address's last verification (docs/verification.md)." },
+);
 
 export const Lead = Type.Object(
   {
@@ -32,6 +69,10 @@ export const Lead = Type.Object(
       description: 'How the lead entered the store: a CSV import, the lead provider (Apollo), or the API.',
     }),
     createdAt: Timestamp,
+    verification: LeadVerification,
+    status: Type.Union([Type.Literal('interested'), Type.Literal('not_interested'), Type.Literal('do_not_contact'), Type.Null()], {
+      description: 'What the user decided about the person (PATCH /v1/leads/:id); null when nothing was set.',
+    }),
   },
   { additionalProperties: false },
 );
@@ -51,6 +92,14 @@ export const LeadListQuery = Type.Object(
 );
 
 export const LeadListResponse = Type.Object({ leads: Type.Array(Lead), pagination: LeadPagination }, { additionalProperties: false });
+
+export const LeadImportQuery = Type.Object(
+  {
+    list_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "Add the file's leads (new and duplicates) to this lead list of the account." })),
+    listId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Same as list_id.' })),
+  },
+  { additionalProperties: false },
+);
 
 export const LeadIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
 
@@ -108,6 +157,11 @@ export const LeadImportResult = Type.Object(
     duplicates: Type.Integer({ minimum: 0, description: 'Rows whose address the account already had, or that appeared earlier in the file.' }),
     suppressed: Type.Integer({ minimum: 0, description: "Rows whose address is on the account's suppression list." }),
     invalid: Type.Integer({ minimum: 0, description: 'Rows skipped as unreadable or invalid (all of them, even beyond the listed errors).' }),
+    verification: Type.Object(
+      { valid: Type.Integer({ minimum: 0 }), risky: Type.Integer({ minimum: 0 }), invalid: Type.Integer({ minimum: 0 }), unknown: Type.Integer({ minimum: 0 }) },
+      { additionalProperties: false, description: 'The imported (new) leads by verification verdict; duplicates keep their stored verification.' },
+    ),
+    addedToList: Type.Optional(Type.Integer({ minimum: 0, description: 'With list_id: leads of the file added to the list (those already in it are not counted).' })),
     errors: Type.Array(Type.Object({ line: Type.Integer({ minimum: 1 }), error: Type.String() }, { additionalProperties: false }), {
       maxItems: 100,
       description: 'The first 100 invalid rows: the line each starts on (the header is line 1) and why it was skipped.',
