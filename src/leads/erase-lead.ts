@@ -26,6 +26,7 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { NotFoundError } from '../errors/domain-errors';
 import { endActiveEnrolments } from '../campaigns/enrolment/enrolment-repository';
+import { INPUT_COLUMNS } from './lead-repository';
 import { PROFILE_COLUMNS } from './profile-columns';
 
 /** The address an erased lead is left with: unique, lower-case, and undeliverable by definition. */
@@ -114,21 +115,10 @@ export async function eraseLead(sequelize: Sequelize, accountId: string, leadId:
       );
     }
 
+    // Every column a lead is stored with (the address is replaced, not cleared), so a column added to
+    // the import is erased too.
     const cleared = [
-      'first_name',
-      'last_name',
-      'title',
-      'company',
-      'company_domain',
-      'industry',
-      'city',
-      'state',
-      'country',
-      'linkedin_url',
-      'phone',
-      'seniority_raw',
-      'department_raw',
-      'company_size_raw',
+      ...INPUT_COLUMNS.filter((c) => c !== 'email'),
       'custom_fields',
       'external_id',
       'user_status',

@@ -228,8 +228,11 @@ export async function searchStoredLeads(
   return { leads: rows.map(toLeadView), total };
 }
 
-/** The input columns in the order of every multi-row VALUES list below: the lead's fields, the raw values its profile also reads, then the profile. */
-const INPUT_COLUMNS = [
+/**
+ * The input columns in the order of every multi-row VALUES list below: the lead's fields, the raw values its profile also reads, then the profile.
+ * All of them are the person's data: erase-lead.ts clears them.
+ */
+export const INPUT_COLUMNS = [
   'email',
   'first_name',
   'last_name',

@@ -4,6 +4,7 @@
  */
 import type { Static } from '@sinclair/typebox';
 import type { EnrolmentPage, EnrolmentRow } from '../../../campaigns/enrolment/enrolment-repository';
+import { cased, type Cased, type Casing } from '../campaigns/casing';
 import { stateCountsCamel, stateCountsSnake } from '../campaigns/present-lead-control';
 import type { EnrolByHandResult } from '../../../campaigns/control/enrol-by-hand';
 import type { A, B } from './schemas';
@@ -22,24 +23,36 @@ export function enrolResultB(r: EnrolByHandResult): Static<typeof B.EnrolResult>
   return { added: r.added, skipped: r.skipped, alreadyEnrolled: r.alreadyEnrolled, notFound: r.notFound };
 }
 
+type Source = Static<typeof A.EnrolledLead>['source'];
+
+/** `values` with its member names, written snake_case, in `casing`: CasedObject's twin for a value. */
+function casedValues<C extends Casing, T extends Record<string, unknown>>(casing: C, values: T): { [K in keyof T & string as Cased<C, K>]: T[K] } {
+  return Object.fromEntries(Object.entries(values).map(([name, value]) => [cased(casing, name), value])) as { [K in keyof T & string as Cased<C, K>]: T[K] };
+}
+
+/** One enrolment as a lead of the page, in `casing`. */
+function enrolledLead<C extends Casing>(casing: C, r: EnrolmentRow) {
+  return casedValues(casing, {
+    id: r.leadId,
+    email: r.email,
+    name: nameOf(r),
+    company: r.company,
+    state: r.state,
+    step: r.step,
+    next_send_date: r.nextSendDate,
+    reason: r.reason,
+    detail: casing === 'camel' ? camelKeys(r.detail) : r.detail,
+    source: r.source as Source,
+    verification: r.verification,
+    enrolled_at: r.enrolledAt,
+    updated_at: r.updatedAt,
+  });
+}
+
 export function leadsPageA(campaignId: string, p: EnrolmentPage, page: number, perPage: number): Static<typeof A.LeadsPage> {
   return {
     campaign_id: campaignId,
-    leads: p.leads.map((r) => ({
-      id: r.leadId,
-      email: r.email,
-      name: nameOf(r),
-      company: r.company,
-      state: r.state,
-      step: r.step,
-      next_send_date: r.nextSendDate,
-      reason: r.reason,
-      detail: r.detail,
-      source: r.source as Static<typeof A.EnrolledLead>['source'],
-      verification: r.verification,
-      enrolled_at: r.enrolledAt,
-      updated_at: r.updatedAt,
-    })),
+    leads: p.leads.map((r) => enrolledLead('snake', r)),
     counts: stateCountsSnake(p.states),
     pagination: { total: p.total, page, per_page: perPage },
   };
@@ -48,21 +61,7 @@ export function leadsPageA(campaignId: string, p: EnrolmentPage, page: number, p
 export function leadsPageB(campaignId: string, p: EnrolmentPage, page: number, perPage: number): Static<typeof B.LeadsPage> {
   return {
     campaignId,
-    leads: p.leads.map((r) => ({
-      id: r.leadId,
-      email: r.email,
-      name: nameOf(r),
-      company: r.company,
-      state: r.state,
-      step: r.step,
-      nextSendDate: r.nextSendDate,
-      reason: r.reason,
-      detail: camelKeys(r.detail),
-      source: r.source as Static<typeof B.EnrolledLead>['source'],
-      verification: r.verification,
-      enrolledAt: r.enrolledAt,
-      updatedAt: r.updatedAt,
-    })),
+    leads: p.leads.map((r) => enrolledLead('camel', r)),
     counts: stateCountsCamel(p.states),
     pagination: { total: p.total, page, perPage },
   };

@@ -1,9 +1,12 @@
+import type { Static } from '@sinclair/typebox';
 import { ownedCampaign } from '../../../campaigns/campaign-repository';
-import { listEnrolments } from '../../../campaigns/enrolment/enrolment-repository';
+import { listEnrolments, type EnrolmentPage } from '../../../campaigns/enrolment/enrolment-repository';
 import { badRequest, notFound } from '../../http/errors';
 import { defineRoute } from '../../http/route';
+import { cased } from '../campaigns/casing';
 import { CampaignId } from '../campaigns/schemas';
-import { enrolByHand, MAX_ENROL_PER_CALL } from '../../../campaigns/control/enrol-by-hand';
+import { inDomainCasing, type Surface, SURFACE_A, SURFACE_B } from '../surface';
+import { enrolByHand, MAX_ENROL_PER_CALL, type EnrolByHandResult } from '../../../campaigns/control/enrol-by-hand';
 import { enrolCountProblem, enrolResultA, enrolResultB, leadsPageA, leadsPageB } from './present';
 import { removeByHand } from '../../../campaigns/control/remove-by-hand';
 import { A, B, CampaignLeadParams } from './schemas';
@@ -28,119 +31,76 @@ const LIST_DESCRIPTION =
   'The campaign\'s leads, oldest enrolment first, each with its state (queued, in_sequence with its step and next send date, replied, meeting_booked, bounced, unsubscribed, ' +
   'finished, removed, skipped), the reason for skipped and removed ones, and the counts by state. `state` filters.';
 
-const enrolA = defineRoute({
-  method: 'post',
-  path: '/campaigns/:id/leads',
-  auth: 'a',
-  operationId: 'enrolCampaignLeads',
-  summary: 'Add leads to a campaign by id or address',
-  description: ENROL_DESCRIPTION,
-  tags: ['campaigns'],
-  params: CampaignId,
-  body: A.EnrolBody,
-  responses: { 200: { description: 'What was added and skipped', schema: A.EnrolResult } },
-  errors: [404, 409],
-  handler: async ({ params, body }, { auth, deps }) => {
-    const problem = enrolCountProblem('lead_ids', body.lead_ids, body.emails, MAX_ENROL_PER_CALL);
-    if (problem !== null) throw badRequest(problem);
-    return { body: enrolResultA(await enrolByHand(deps.sequelize, auth.accountId, params.id, { leadIds: body.lead_ids, emails: body.emails })) };
-  },
-});
+/** What one surface's campaign-lead routes take and render in its casing. */
+interface CampaignLeadSurface {
+  readonly surface: Surface;
+  readonly schemas: typeof A | typeof B;
+  readonly enrolResult: (result: EnrolByHandResult) => unknown;
+  readonly leadsPage: (campaignId: string, page: EnrolmentPage, pageNumber: number, perPage: number) => unknown;
+}
 
-const enrolB = defineRoute({
-  method: 'post',
-  path: '/v1/campaigns/:id/leads',
-  auth: 'b',
-  operationId: 'v1EnrolCampaignLeads',
-  summary: 'Add leads to a campaign by id or address',
-  description: ENROL_DESCRIPTION,
-  tags: ['campaigns'],
-  params: CampaignId,
-  body: B.EnrolBody,
-  responses: { 200: { description: 'What was added and skipped', schema: B.EnrolResult } },
-  errors: [404, 409],
-  handler: async ({ params, body }, { auth, deps }) => {
-    const problem = enrolCountProblem('leadIds', body.leadIds, body.emails, MAX_ENROL_PER_CALL);
-    if (problem !== null) throw badRequest(problem);
-    return { body: enrolResultB(await enrolByHand(deps.sequelize, auth.accountId, params.id, { leadIds: body.leadIds, emails: body.emails })) };
-  },
-});
+function campaignLeadRoutes({ surface, schemas: s, enrolResult, leadsPage }: CampaignLeadSurface) {
+  const enrol = defineRoute({
+    method: 'post',
+    path: surface.path('/campaigns/:id/leads'),
+    auth: surface.auth,
+    operationId: surface.operationId('enrolCampaignLeads'),
+    summary: 'Add leads to a campaign by id or address',
+    description: ENROL_DESCRIPTION,
+    tags: ['campaigns'],
+    params: CampaignId,
+    body: s.EnrolBody,
+    responses: { 200: { description: 'What was added and skipped', schema: s.EnrolResult } },
+    errors: [404, 409],
+    handler: async ({ params, body }, { auth, deps }) => {
+      const { leadIds, emails } = inDomainCasing<Static<typeof B.EnrolBody>>(surface.casing, body);
+      const problem = enrolCountProblem(cased(surface.casing, 'lead_ids'), leadIds, emails, MAX_ENROL_PER_CALL);
+      if (problem !== null) throw badRequest(problem);
+      return { body: enrolResult(await enrolByHand(deps.sequelize, auth.accountId, params.id, { leadIds, emails })) };
+    },
+  });
 
-const removeA = defineRoute({
-  method: 'delete',
-  path: '/campaigns/:id/leads/:leadId',
-  auth: 'a',
-  operationId: 'removeCampaignLead',
-  summary: 'Take a lead out of a campaign',
-  description: REMOVE_DESCRIPTION,
-  tags: ['campaigns'],
-  params: CampaignLeadParams,
-  responses: { 204: { description: 'Removed' } },
-  errors: [404],
-  handler: async ({ params }, { auth, deps, log }) => {
-    if (!(await removeByHand({ sequelize: deps.sequelize, temporal: deps.temporal, log }, auth.accountId, params.id, params.leadId))) throw notFound('The lead is not in this campaign');
-    return { status: 204, body: null };
-  },
-});
+  const remove = defineRoute({
+    method: 'delete',
+    path: surface.path('/campaigns/:id/leads/:leadId'),
+    auth: surface.auth,
+    operationId: surface.operationId('removeCampaignLead'),
+    summary: 'Take a lead out of a campaign',
+    description: REMOVE_DESCRIPTION,
+    tags: ['campaigns'],
+    params: CampaignLeadParams,
+    responses: { 204: { description: 'Removed' } },
+    errors: [404],
+    handler: async ({ params }, { auth, deps, log }) => {
+      if (!(await removeByHand({ sequelize: deps.sequelize, temporal: deps.temporal, log }, auth.accountId, params.id, params.leadId))) throw notFound('The lead is not in this campaign');
+      return { status: 204, body: null };
+    },
+  });
 
-const removeB = defineRoute({
-  method: 'delete',
-  path: '/v1/campaigns/:id/leads/:leadId',
-  auth: 'b',
-  operationId: 'v1RemoveCampaignLead',
-  summary: 'Take a lead out of a campaign',
-  description: REMOVE_DESCRIPTION,
-  tags: ['campaigns'],
-  params: CampaignLeadParams,
-  responses: { 204: { description: 'Removed' } },
-  errors: [404],
-  handler: async ({ params }, { auth, deps, log }) => {
-    if (!(await removeByHand({ sequelize: deps.sequelize, temporal: deps.temporal, log }, auth.accountId, params.id, params.leadId))) throw notFound('The lead is not in this campaign');
-    return { status: 204, body: null };
-  },
-});
+  const list = defineRoute({
+    method: 'get',
+    path: surface.path('/campaigns/:id/leads'),
+    auth: surface.auth,
+    operationId: surface.operationId('listCampaignLeads'),
+    summary: 'A campaign\'s leads with their states',
+    description: LIST_DESCRIPTION,
+    tags: ['campaigns'],
+    params: CampaignId,
+    query: s.LeadsQuery,
+    responses: { 200: { description: 'A page of the campaign\'s leads', schema: s.LeadsPage } },
+    errors: [404],
+    handler: async ({ params, query }, { auth, deps }) => {
+      const q = inDomainCasing<Static<typeof B.LeadsQuery>>(surface.casing, query);
+      const c = await ownedCampaign(auth.accountId, params.id);
+      const page = q.page ?? 1;
+      const perPage = q.perPage ?? 50;
+      const result = await listEnrolments(deps.sequelize, c.id, { state: q.state, limit: perPage, offset: (page - 1) * perPage });
+      return { body: leadsPage(c.id, result, page, perPage) };
+    },
+  });
 
-const listA = defineRoute({
-  method: 'get',
-  path: '/campaigns/:id/leads',
-  auth: 'a',
-  operationId: 'listCampaignLeads',
-  summary: 'A campaign\'s leads with their states',
-  description: LIST_DESCRIPTION,
-  tags: ['campaigns'],
-  params: CampaignId,
-  query: A.LeadsQuery,
-  responses: { 200: { description: 'A page of the campaign\'s leads', schema: A.LeadsPage } },
-  errors: [404],
-  handler: async ({ params, query }, { auth, deps }) => {
-    const c = await ownedCampaign(auth.accountId, params.id);
-    const page = query.page ?? 1;
-    const perPage = query.per_page ?? 50;
-    const result = await listEnrolments(deps.sequelize, c.id, { state: query.state, limit: perPage, offset: (page - 1) * perPage });
-    return { body: leadsPageA(c.id, result, page, perPage) };
-  },
-});
+  return [enrol, list, remove];
+}
 
-const listB = defineRoute({
-  method: 'get',
-  path: '/v1/campaigns/:id/leads',
-  auth: 'b',
-  operationId: 'v1ListCampaignLeads',
-  summary: 'A campaign\'s leads with their states',
-  description: LIST_DESCRIPTION,
-  tags: ['campaigns'],
-  params: CampaignId,
-  query: B.LeadsQuery,
-  responses: { 200: { description: 'A page of the campaign\'s leads', schema: B.LeadsPage } },
-  errors: [404],
-  handler: async ({ params, query }, { auth, deps }) => {
-    const c = await ownedCampaign(auth.accountId, params.id);
-    const page = query.page ?? 1;
-    const perPage = query.perPage ?? 50;
-    const result = await listEnrolments(deps.sequelize, c.id, { state: query.state, limit: perPage, offset: (page - 1) * perPage });
-    return { body: leadsPageB(c.id, result, page, perPage) };
-  },
-});
-
-export const campaignLeadRoutesA = [enrolA, listA, removeA];
-export const campaignLeadRoutesB = [enrolB, listB, removeB];
+export const campaignLeadRoutesA = campaignLeadRoutes({ surface: SURFACE_A, schemas: A, enrolResult: enrolResultA, leadsPage: leadsPageA });
+export const campaignLeadRoutesB = campaignLeadRoutes({ surface: SURFACE_B, schemas: B, enrolResult: enrolResultB, leadsPage: leadsPageB });
