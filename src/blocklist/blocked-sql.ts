@@ -9,9 +9,12 @@
  * suppression list is checked on its own, as before.
  */
 export function blockedSql(accountExpr: string, emailExpr: string): string {
+  // Two probes rather than one EXISTS with `value = ANY(suffixes)`: over a small blocklist the
+  // planner scans the entries and would compute the suffixes once per entry; here they are
+  // computed once and each looked up in the unique index.
   return (
-    `EXISTS (SELECT 1 FROM blocklist_entries blk WHERE blk.account_id = ${accountExpr} AND (` +
-    `(blk.kind = 'address' AND blk.value = lower(${emailExpr})) OR ` +
-    `(blk.kind = 'domain' AND blk.value = ANY(email_domain_suffixes(${emailExpr})))))`
+    `(EXISTS (SELECT 1 FROM blocklist_entries blk WHERE blk.account_id = ${accountExpr} AND blk.kind = 'address' AND blk.value = lower(${emailExpr})) OR ` +
+    `EXISTS (SELECT 1 FROM unnest(email_domain_suffixes(${emailExpr})) AS sfx(value) ` +
+    `JOIN blocklist_entries blk ON blk.account_id = ${accountExpr} AND blk.kind = 'domain' AND blk.value = sfx.value))`
   );
 }

@@ -39,10 +39,10 @@ interface CandidateRow {
  *
  * The blocklist and suppression checks are joins over the chunk; the two enrolment lookups stay
  * one index probe per candidate (as joins the planner hashes every active row of the account, or
- * every row of the campaign, for each chunk: ~20 ms each at 50,000). The
- * blocklist check is `blockedSql`'s (an address entry equal to the lowered address, or a domain
- * entry equal to one of `email_domain_suffixes`), written as two joins so the suffixes are computed
- * once per candidate: as a per-candidate EXISTS over a small blocklist the planner scans the
+ * every row of the campaign, for each chunk: ~20 ms each at 50,000). The blocklist check is
+ * `blockedSql`'s (an address entry equal to the lowered address, or a domain entry equal to one
+ * of `email_domain_suffixes`), written as two joins so the suffixes are computed once per
+ * candidate: as blockedSql's EXISTS per candidate over a small blocklist, the planner scans the
  * entries and calls the function once per entry and candidate (7 s for 1,000 candidates and 250
  * entries, where this takes ~0.1 s; `npm run bench -- enrol`, docs/performance.md).
  */

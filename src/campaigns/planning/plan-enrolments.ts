@@ -34,6 +34,11 @@ export async function planEnrolments(deps: LeadDeps, input: EnrolNewLeadsInput, 
   const criteria = audienceCriteria(audience);
   const lists = settings.leadListIds;
 
+  // The audience's count does not depend on what is enrolled: taken side by side with the search,
+  // a day's planning waits for the slower of the two, not their sum.
+  const counting = countAudience(deps.sequelize, input.accountId, audience, lists);
+  // Handled here as well: a search that fails first must not leave this rejection unhandled.
+  counting.catch(() => undefined);
   let need = Math.min(MAX_FIND_LIMIT, Math.max(0, Math.floor(input.wanted) - row.queued));
   let enrolled = 0;
   let skipped = 0;
@@ -64,7 +69,7 @@ export async function planEnrolments(deps: LeadDeps, input: EnrolNewLeadsInput, 
   }
 
   const [count, costUsd, active] = await Promise.all([
-    countAudience(deps.sequelize, input.accountId, audience, lists),
+    counting,
     claimEnrichmentCosts(deps.sequelize, input.campaignId, claimant),
     activeCount(deps.sequelize, input.campaignId),
   ]);
