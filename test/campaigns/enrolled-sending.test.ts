@@ -185,20 +185,36 @@ describe('sending from the enrolment table (PostgreSQL, local DNS, SMTP sink)', 
     expect(received(`info@bold-${tag}.com`)).to.equal(1);
   });
 
-  it('stop_company_on_reply: a booked meeting stops the colleagues at the same company; a plain reply does not; a campaign that turns it off keeps them', async () => {
+  it('stop_company_on_reply: a booked meeting or a positive reply stops the colleagues at the same company; another reply does not; a campaign that turns it off keeps them', async () => {
     const tag = randomBytes(4).toString('hex');
-    const [ann, ben, cat, out] = [`ann@co-${tag}.com`, `ben@co-${tag}.com`, `cat@co-${tag}.com`, `dot@else-${tag}.com`];
+    const [ann, ben, cat, out, dan] = [`ann@co-${tag}.com`, `ben@co-${tag}.com`, `cat@co-${tag}.com`, `dot@else-${tag}.com`, `dan@co-${tag}.com`];
     const c = await campaignWith([ann, ben, cat, out]);
-    await sendEnrolledBatch(deps(), runtime, { ...input(c), firstEmailsLeft: 2 });
-    // ann and ben are mid-sequence, cat and dot still queued.
-    expect(await endForFact(db.sequelize, c.campaignId, c.idOf(ann), 'replied')).to.deep.equal({ ended: true, colleaguesStopped: 0 });
-    expect(await endForFact(db.sequelize, c.campaignId, c.idOf(ben), 'meeting_booked')).to.deep.equal({ ended: true, colleaguesStopped: 1 });
+    await sendEnrolledBatch(deps(), runtime, input(c));
+    // A colleague enrolled after the first emails: still queued.
+    await db.sequelize.transaction((tx) => insertNewLeads(db.sequelize, tx, c.accountId, 'import', [lead(dan)]));
+    const [danRow] = await db.sequelize.query<{ id: string }>('SELECT id FROM leads WHERE account_id = $1 AND email = $2', { bind: [c.accountId, dan], type: QueryTypes.SELECT });
+    const settings = (await enrolSettingsOf(db.sequelize, c.accountId, c.campaignId))!;
+    expect((await enrolLeads(db.sequelize, settings, [danRow!.id], { source: 'manual', day: null, retake: true })).queued).to.have.length(1);
+
+    expect(await endForFact(db.sequelize, c.campaignId, c.idOf(ann), 'replied'), 'a reply not read as positive').to.deep.equal({ ended: true, colleaguesStopped: 0 });
+    expect(await endForFact(db.sequelize, c.campaignId, c.idOf(ben), 'meeting_booked')).to.deep.equal({ ended: true, colleaguesStopped: 2 });
     expect(await endForFact(db.sequelize, c.campaignId, c.idOf(ben), 'meeting_booked'), 'counted once').to.deep.equal({ ended: false, colleaguesStopped: 0 });
     const states = await stateOf(c.campaignId);
     expect(states[ann]).to.deep.equal({ state: 'replied', reason: null });
     expect(states[ben]).to.deep.equal({ state: 'meeting_booked', reason: null });
-    expect(states[cat]).to.deep.equal({ state: 'skipped', reason: 'a colleague at the company answered' });
-    expect(states[out]).to.deep.equal({ state: 'queued', reason: null });
+    expect(states[cat], 'mid-sequence: finished').to.deep.equal({ state: 'finished', reason: 'a colleague at the company answered' });
+    expect(states[dan], 'queued: skipped').to.deep.equal({ state: 'skipped', reason: 'a colleague at the company answered' });
+    expect(states[out]).to.deep.equal({ state: 'in_sequence', reason: null });
+
+    // A reply the classifier read as positive stops the colleagues too.
+    const [gil, hal] = [`gil@pos-${tag}.com`, `hal@pos-${tag}.com`];
+    const pos = await campaignWith([gil, hal]);
+    await db.sequelize.query(
+      `INSERT INTO replies (id, account_id, campaign_id, lead_id, kind, from_email, category, sentiment, received_at) VALUES ($1, $2, $3, $4, 'reply', $5, 'interested', 'positive', now())`,
+      { bind: [`rpl_${tag}`, pos.accountId, pos.campaignId, pos.idOf(gil), gil] },
+    );
+    expect(await endForFact(db.sequelize, pos.campaignId, pos.idOf(gil), 'replied')).to.deep.equal({ ended: true, colleaguesStopped: 1 });
+    expect((await stateOf(pos.campaignId))[hal]).to.deep.equal({ state: 'skipped', reason: 'a colleague at the company answered' });
 
     const off = await campaignWith([`eva@team-${tag}.com`, `fin@team-${tag}.com`]);
     await db.sequelize.query('UPDATE campaigns SET stop_company_on_reply = false WHERE id = $1', { bind: [off.campaignId] });

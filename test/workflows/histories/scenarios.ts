@@ -8,7 +8,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { History } from '@temporalio/common/lib/proto-utils';
 import type { SequencePlan } from '../../../src/campaigns/model/sequence';
-import { leadFactSignal, pauseSignal, resumeSignal, stopSignal, type CampaignStatusView } from '../../../workflows/campaign/contract';
+import { leadFactSignal, leadRemovedSignal, pauseSignal, resumeSignal, stopSignal, type CampaignStatusView } from '../../../workflows/campaign/contract';
 import { at, daysInMonth, DAY, firstDateAfter, HOUR, MINUTE, plusDays, type CampaignCtx, type CampaignHarness, type CampaignSetup } from '../support/campaign-harness';
 import { leadId, type FakeOptions } from '../support/fake-activities';
 
@@ -164,6 +164,23 @@ export const SCENARIOS: readonly Scenario[] = [
         await h.sleepUntil(at(plusDays(startDate, 3), '12:00'));
         await handle.signal(stopSignal, { at: new Date(await h.now()).toISOString() });
         return h.resultBy(handle, at(plusDays(startDate, 4)) + MINUTE);
+      });
+    },
+  },
+  {
+    // A run on the enrolment table (patch 'enrolment-table'): three leads enrolled on S; at S+1
+    // 12:00 lead 1 replies (leadFact, ended by endLeadSequence) and lead 2 is removed by the user
+    // (leadRemoved); lead 3's sequence runs to its end; schedule complete at S+14.
+    name: 'enrolment',
+    record: async (h) => {
+      const startDate = firstDateAfter(await h.now(), () => true);
+      return recordCampaign(h, 'enrolment', { startDate }, { leadPool: 3 }, { status: 'completed', reason: 'schedule_complete' }, async ({ fake, handle }) => {
+        await h.sleepUntil(at(plusDays(startDate, 1), '12:00'));
+        await handle.signal(leadFactSignal, { leadId: leadId(1), fact: 'replied' });
+        fake.tracks = fake.tracks.filter((t) => t.leadId !== leadId(2));
+        await handle.signal(leadRemovedSignal, { leadId: leadId(2), wasActive: true });
+        await settle(h);
+        return h.resultBy(handle, at(plusDays(startDate, 14), '10:00'));
       });
     },
   },
