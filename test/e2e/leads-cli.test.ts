@@ -65,8 +65,10 @@ describe('outreach leads import (CLI)', () => {
 
     const out = await runCli(s, ['leads', 'import', file, '--account', accountId]);
     expect(out.code, out.stderr).to.equal(0);
-    const result = JSON.parse(out.stdout) as typeof expected & { errors: Array<{ line: number; error: string }> };
+    const result = JSON.parse(out.stdout) as typeof expected & { errors: Array<{ line: number; error: string }>; verification: Record<string, number> };
     expect(result).to.include(expected);
+    // Verified as the API's import verifies (a reserved test domain passes in development).
+    expect(result.verification).to.deep.equal({ valid: expected.imported, risky: 0, invalid: 0, unknown: 0 });
     expect(result.errors.map((e) => e.line)).to.deep.equal(badLines.slice(0, 100));
     expect(result.errors[0]).to.deep.equal({ line: badLines[0], error: 'Email "broken-address-100" is not a valid email address' });
     expect(out.stderr).to.match(/Importing leads \[/);

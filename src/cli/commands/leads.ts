@@ -3,7 +3,7 @@ import { Presets, SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { Account } from '../../db/models';
 import { ImportHeaderError } from '../../leads/import/columns';
-import { importLeadsCsv, type ImportResult } from '../../leads/import/import-csv';
+import { importAndVerify, type VerifiedImportResult } from '../../leads/import/import-and-verify';
 import { print, withDatabase } from '../support';
 
 /** Files above this size get a progress bar even when stderr is not a terminal (a log shows it advancing). */
@@ -43,13 +43,14 @@ async function readableFileSize(file: string): Promise<number> {
   }
 }
 
-async function importFile(file: string, accountId: string): Promise<ImportResult> {
+/** The file imported as POST /v1/leads/import does it: the new leads verified once committed. */
+async function importFile(file: string, accountId: string): Promise<VerifiedImportResult> {
   const size = await readableFileSize(file);
-  return withDatabase(async (db) => {
+  return withDatabase(async (db, config) => {
     if ((await Account.findByPk(accountId, { attributes: ['id'] })) === null) throw new CommandFailed(`No account ${accountId}`);
     const bar = progressBar(size);
     try {
-      return await importLeadsCsv(db.sequelize, accountId, fs.createReadStream(file), {
+      return await importAndVerify({ sequelize: db.sequelize, config }, accountId, fs.createReadStream(file), {
         onBytes: (n) => bar?.update(n, { done: megabytes(n) }),
       });
     } catch (err) {
