@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { nextReportAt } from '../../src/campaigns/model/report-schedule';
+import { nextReportEndingAfter } from '../../src/campaigns/model/report-schedule';
 import { trialDaysRemaining } from '../../src/campaigns/reporting/campaign-read-model';
 import { createAccount, request, surfaceA, surfaceB, testConfig, useTestApi } from '../support/api';
 import { seedCampaign, seedCost, seedOutcome } from '../support/campaign-seed';
@@ -85,7 +85,9 @@ describe('GET /campaigns/:id (Surface A campaign detail)', () => {
         frequency: 'daily',
         email: 'reports@acme.example',
         webhook_url: 'https://hooks.acme.example/outreach',
-        next_report_at: new Date(nextReportAt('daily', 'Europe/Berlin', Date.now())).toISOString(),
+        // The first daily report covers a whole local day after the campaign's creation (past 23:00
+        // UTC, Berlin's today began before it was created: that day's report is the one after).
+        next_report_at: new Date(nextReportEndingAfter('daily', 'Europe/Berlin', Date.now(), c.createdAt.getTime())).toISOString(),
       },
       stats: { emails_sent: 3, delivered: 2, opened: 1, replied: 1, meetings_booked: 1 },
       // No lead lists, the lead-control defaults, no lead enrolled (test/api/campaign-leads.test.ts covers them).
