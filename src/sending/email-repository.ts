@@ -60,7 +60,7 @@ WITH i AS (
     COALESCE(
       (SELECT s.reason FROM suppressions s WHERE s.account_id = l.account_id AND s.email = l.email),
       CASE WHEN l.bounced_at IS NOT NULL THEN 'bounced' WHEN l.unsubscribed_at IS NOT NULL THEN 'unsubscribed' END,
-      ${leadBlockSql('l.account_id', 'l.email', 'i.campaign_id', 'l.id')}
+      ${leadBlockSql('l.account_id', 'l.email', 'i.campaign_id', 'l.id', 'l.verification')}
     ) AS blocked_by,
     e.id AS email_id, e.status, e.message_id,
     EXISTS (SELECT 1 FROM mailboxes m WHERE m.account_id = l.account_id AND m.active) AS has_mailboxes

@@ -12,12 +12,14 @@ import { blockedSql } from '../blocklist/blocked-sql';
  * - removed from campaign / the enrolment's state: the lead's row in this campaign is no longer
  *   under way (campaigns without enrolment rows, from before the table, are not held back by it).
  *
- * The arguments are SQL expressions (columns or bind parameters).
+ * The arguments are SQL expressions (columns or bind parameters). `verificationExpr` is the lead's
+ * `verification` column when the statement has the lead's row at hand (no second lookup of it).
  */
-export function leadBlockSql(accountExpr: string, emailExpr: string, campaignExpr: string, leadExpr: string): string {
+export function leadBlockSql(accountExpr: string, emailExpr: string, campaignExpr: string, leadExpr: string, verificationExpr?: string): string {
+  const invalid = verificationExpr === undefined ? `EXISTS (SELECT 1 FROM leads lv WHERE lv.id = ${leadExpr} AND lv.verification = 'invalid')` : `${verificationExpr} IS NOT DISTINCT FROM 'invalid'`;
   return `(CASE
     WHEN ${blockedSql(accountExpr, emailExpr)} THEN 'blocklisted'
-    WHEN EXISTS (SELECT 1 FROM leads lv WHERE lv.id = ${leadExpr} AND lv.verification = 'invalid') THEN 'invalid address'
+    WHEN ${invalid} THEN 'invalid address'
     ELSE (SELECT CASE WHEN ce.state = 'removed' THEN 'removed from campaign' ELSE 'enrolment ' || ce.state END
           FROM campaign_enrolments ce WHERE ce.campaign_id = ${campaignExpr} AND ce.lead_id = ${leadExpr} AND ce.state NOT IN ('queued', 'in_sequence'))
   END)`;

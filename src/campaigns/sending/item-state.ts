@@ -93,7 +93,7 @@ SELECT c.status AS campaign_status,
   l.linkedin_url, l.phone, l.custom_fields, l.department, l.seniority,
   (l.bounced_at IS NOT NULL OR l.unsubscribed_at IS NOT NULL
     OR EXISTS (SELECT 1 FROM suppressions s WHERE s.account_id = l.account_id AND s.email = l.email)) AS suppressed,
-  ${leadBlockSql('l.account_id', 'l.email', 'c.id', 'l.id')} AS blocked_by,
+  ${leadBlockSql('l.account_id', 'l.email', 'c.id', 'l.id', 'l.verification')} AS blocked_by,
   (SELECT f.type FROM email_events f
     WHERE f.campaign_id = c.id AND f.lead_id = $2 AND f.type IN ('replied', 'meeting_booked', 'unsubscribed', 'bounced')
     ORDER BY f.occurred_at, f.id LIMIT 1) AS stop_fact,
