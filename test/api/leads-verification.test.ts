@@ -212,7 +212,7 @@ describe('address verification through the API (import, lead views, POST /v1/lea
       expect(again.body).to.include({ imported: 0, duplicates: 1, addedToList: 0 });
     });
 
-    it("answers 404 for an unknown list or another account's list, before reading the upload, and stores nothing", async () => {
+    it("answers 404 for an unknown list or another account's list, and stores nothing", async () => {
       const owner = await createAccount(t.db.sequelize);
       const listId = await createList(owner.apiKey, 'Theirs');
       const { accountId, apiKey } = await createAccount(t.db.sequelize);

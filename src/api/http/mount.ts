@@ -6,8 +6,10 @@ import type { AccountRateLimits } from '../rate-limit/account-rate-limits';
 import { applyRateDecision } from '../rate-limit/rate-limit-headers';
 import { authenticate } from './auth-middleware';
 import { unsupportedMediaType } from './errors';
+import { bodyDigest, idempotencyKeyOf, idempotently } from './idempotency';
 import { readRawBody } from './raw-body';
 import type { AnyRoute, HandlerContext, RouteAuth } from './route';
+import { spoolUpload, type SpooledUpload } from './spooled-upload';
 import { compileValidator, type CompiledValidator } from './validation';
 
 export const BODY_LIMIT = '1mb';
@@ -20,6 +22,17 @@ const jsonBody = koaBody({
   jsonLimit: BODY_LIMIT,
   jsonStrict: true,
   // koa-body's default parsedMethods (POST, PUT, PATCH): bodies on GET/DELETE are ignored.
+});
+
+/** The same, keeping the body's text (`ctx.request.rawBody`) for an Idempotency-Key's request hash. */
+const jsonBodyWithText = koaBody({
+  json: true,
+  urlencoded: false,
+  text: false,
+  multipart: false,
+  jsonLimit: BODY_LIMIT,
+  jsonStrict: true,
+  includeUnparsed: true,
 });
 
 function requireJson(ctx: Context): void {
@@ -97,8 +110,9 @@ function handling(route: AnyRoute, v: Validators, deps: AppDeps): (ctx: Context)
     const rawBody: unknown = route.body ? (ctx.request.body ?? {}) : undefined;
     v.body?.(rawBody);
     const raw = ctx.state.rawBody as Buffer | undefined;
+    const upload = (ctx.state.upload as SpooledUpload | undefined)?.open();
     const handlerCtx = new RouteHandlerContext(deps, ctx.state.auth as HandlerContext<'a'>['auth'], ctx);
-    const result = await route.handler({ params, query, body: rawBody, raw } as never, handlerCtx as never);
+    const result = await route.handler({ params, query, body: rawBody, raw, upload } as never, handlerCtx as never);
     const status = result.status ?? 200;
     const check = v.responses.get(status);
     if (check) {
@@ -184,11 +198,40 @@ export function mountRoutes(routes: readonly AnyRoute[], deps: AppDeps, limits: 
   );
 }
 
+/**
+ * The handler, once per Idempotency-Key on a route declared `idempotent` (idempotency.ts): the
+ * key is read (a malformed one is a 400) before the body, which is hashed before the work starts.
+ */
+function idempotencyGuard(route: AnyRoute, deps: AppDeps, handle: (ctx: Context) => Promise<void>) {
+  if (route.idempotent === true && (route.auth === 'none' || route.rawBody?.mode === 'stream')) {
+    throw new Error(`${route.operationId}: an idempotent route needs an account (auth) and a body it can hash before the work (not mode 'stream')`);
+  }
+  return {
+    keyOf: (ctx: Context): string | undefined => (route.idempotent === true ? idempotencyKeyOf(ctx) : undefined),
+    /** `bodySha256` is asked for only when there is a key. */
+    run: (ctx: Context, key: string | undefined, bodySha256: () => string): Promise<void> =>
+      key === undefined ? handle(ctx) : idempotently(deps, ctx, key, bodySha256(), () => handle(ctx)),
+  };
+}
+
 function routeChain(route: AnyRoute, deps: AppDeps, limits: AccountRateLimits): Middleware[] {
   const handle = handling(route, compile(route, deps.config.validateResponses), deps);
+  const guard = idempotencyGuard(route, deps, handle);
   // Authentication and the rate limit first: neither an unknown nor an over-limit caller can make us read a 1 MB body.
   const admit = route.auth === 'none' ? undefined : admission(route.auth, deps, limits);
   if (route.body) {
+    if (route.idempotent === true) {
+      return [
+        async (ctx, next) => {
+          if (admit) await admit(ctx);
+          requireJson(ctx);
+          ctx.state.idempotencyKey = guard.keyOf(ctx);
+          await next();
+        },
+        jsonBodyWithText,
+        (ctx) => guard.run(ctx, ctx.state.idempotencyKey as string | undefined, () => bodyDigest(ctx.request.rawBody)),
+      ];
+    }
     return [
       async (ctx, next) => {
         if (admit) await admit(ctx);
@@ -205,15 +248,23 @@ function routeChain(route: AnyRoute, deps: AppDeps, limits: AccountRateLimits): 
       async (ctx) => {
         if (admit) await admit(ctx);
         if (!ctx.is(...spec.contentTypes)) throw unsupportedMediaType(`Content-Type must be ${spec.contentTypes.join(' or ')}`);
+        const key = guard.keyOf(ctx);
         if (spec.mode === 'buffer') ctx.state.rawBody = await readRawBody(ctx, spec.maxBytes);
-        await handle(ctx);
+        if (spec.mode !== 'spool') return guard.run(ctx, key, () => bodyDigest(ctx.state.rawBody as Buffer | undefined));
+        const upload = await spoolUpload(ctx, spec.maxBytes);
+        ctx.state.upload = upload;
+        try {
+          await guard.run(ctx, key, () => upload.sha256);
+        } finally {
+          await upload.remove();
+        }
       },
     ];
   }
   return [
     async (ctx) => {
       if (admit) await admit(ctx);
-      await handle(ctx);
+      await guard.run(ctx, guard.keyOf(ctx), () => bodyDigest(undefined));
     },
   ];
 }

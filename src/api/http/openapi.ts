@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { IDEMPOTENCY_KEY_HEADER, KEY_PATTERN_SOURCE, REPLAYED_HEADER } from './idempotency';
 import type { AnyRoute } from './route';
 
 export const ErrorBody = Type.Object({ error: Type.String({ description: 'What went wrong, for a person to read.' }) }, {
@@ -12,6 +13,7 @@ const ERROR_TEXT: Record<number, string> = {
   409: 'The transition is not allowed from the current status',
   413: 'Request body over 1 MB',
   415: 'Content-Type is not application/json',
+  422: `The ${IDEMPOTENCY_KEY_HEADER} was used with a different request (method, path, query or body) in the last 24 hours`,
   429: 'Rate limit exceeded',
   431: 'Request line and headers over 64 KB (answered by the HTTP server, without a body)',
   500: 'Internal server error',
@@ -42,6 +44,36 @@ function toOpenApiPath(koaPath: string): string {
   return koaPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
+/** The header of routes declared `idempotent` (idempotency.ts). */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: IDEMPOTENCY_KEY_HEADER,
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: the same key with the same request (method, path, query and body bytes) within 24 hours answers the first ' +
+    `answer again (status, body, Location), with \`${REPLAYED_HEADER}: true\`, and does nothing new. The same key with another request is a ` +
+    '422; while the first request with it is still running, a 409. Only 2xx and 4xx answers are kept: after a 5xx the key can be used again. ' +
+    'Keys are per account, 1 to 255 printable ASCII characters (a 400 otherwise).',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: KEY_PATTERN_SOURCE },
+};
+
+const REPLAYED_HEADERS: Record<string, unknown> = {
+  [REPLAYED_HEADER]: {
+    required: false,
+    description: `\`true\` when this is the stored answer to an earlier request with the same ${IDEMPOTENCY_KEY_HEADER}.`,
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+/** A 409 of an idempotent route: its key in flight, and whatever conflict the route itself declares. */
+function idempotentConflictText(route: AnyRoute): string {
+  const inFlight = `a request with the same ${IDEMPOTENCY_KEY_HEADER} is still in progress`;
+  return route.errors?.includes(409) ? `${ERROR_TEXT[409]}; or ${inFlight}` : `Conflict: ${inFlight}`;
+}
+
+/** Statuses answered before an Idempotency-Key is looked at, which a replay therefore never has. */
+const BEFORE_THE_KEY = new Set([401, 413, 415, 422, 429, 431, 500, 503]);
+
 function parametersOf(route: AnyRoute): unknown[] {
   const out: unknown[] = [];
   const add = (where: 'path' | 'query', schema: TSchema | undefined): void => {
@@ -54,6 +86,7 @@ function parametersOf(route: AnyRoute): unknown[] {
   };
   add('path', route.params);
   add('query', route.query);
+  if (route.idempotent === true) out.push(IDEMPOTENCY_KEY_PARAMETER);
   return out;
 }
 
@@ -67,6 +100,8 @@ function errorStatuses(route: AnyRoute): number[] {
   if (route.params) set.add(404);
   // The URL carries the client's values: long enough, the HTTP server refuses it before routing.
   if (route.params || route.query) set.add(431);
+  // A malformed key (400), a key still in flight (409), a key used with another request (422).
+  if (route.idempotent === true) set.add(400).add(409).add(422);
   for (const s of route.errors ?? []) set.add(s);
   return [...set].sort((a, b) => a - b);
 }
@@ -101,8 +136,9 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: OpenApiInfo): Re
       };
     }
     for (const status of errorStatuses(route)) {
+      const text = status === 409 && route.idempotent === true ? idempotentConflictText(route) : ERROR_TEXT[status];
       responses[String(status)] ??= {
-        description: ERROR_TEXT[status] ?? 'Error',
+        description: text ?? 'Error',
         ...(BODYLESS.has(status) ? {} : { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }),
       };
     }
@@ -112,6 +148,13 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: OpenApiInfo): Re
         if (status === '401' || BODYLESS.has(Number(status))) continue;
         const r = response as Record<string, unknown>;
         r.headers = { ...(r.headers as object | undefined), ...(status === '429' ? RETRY_HEADERS : RATE_LIMIT_HEADERS) };
+      }
+    }
+    if (route.idempotent === true) {
+      for (const [status, response] of Object.entries(responses)) {
+        if (BEFORE_THE_KEY.has(Number(status))) continue;
+        const r = response as Record<string, unknown>;
+        r.headers = { ...(r.headers as object | undefined), ...REPLAYED_HEADERS };
       }
     }
     const op: Record<string, unknown> = {

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { HttpError, payloadTooLarge } from './errors';
 
-function formatLimit(bytes: number): string {
+export function formatLimit(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${Math.round(bytes / 1024)} KB`;
 }
 

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Context } from 'koa';
 import type { AuthContext } from '../../auth/authenticate';
@@ -30,18 +31,21 @@ export interface HandlerInput<P, Q, B> {
   readonly body: InputOf<B>;
   /** The request body as bytes, for routes declaring `rawBody` with mode 'buffer'. */
   readonly raw?: Buffer;
+  /** The request body read back from its temporary file, for routes declaring `rawBody` with mode 'spool'. */
+  readonly upload?: Readable;
 }
 
 /**
  * A route whose body is not JSON (CSV, raw MIME, a webhook whose signature covers the exact
  * bytes). The content type is checked (415) before the handler runs. 'buffer' reads at most
  * `maxBytes` (413 beyond) into `input.raw`; 'stream' leaves `ctx.koa.req` unread for the handler,
- * which must enforce its own limit.
+ * which must enforce its own limit; 'spool' receives the whole body (at most `maxBytes`) into a
+ * temporary file before the handler runs, and hands it over as `input.upload` (spooled-upload.ts).
  */
 export interface RawBodySpec {
   readonly contentTypes: readonly string[];
   readonly maxBytes: number;
-  readonly mode: 'buffer' | 'stream';
+  readonly mode: 'buffer' | 'stream' | 'spool';
   readonly description: string;
 }
 
@@ -84,6 +88,12 @@ export interface RouteSpec<A extends RouteAuth, P extends TSchema | undefined, Q
   readonly errors?: readonly number[];
   /** Not listed in the OpenAPI document (e.g. the docs page itself). */
   readonly hidden?: boolean;
+  /**
+   * Takes an `Idempotency-Key` header (idempotency.ts): a retry with the same key and request
+   * answers the first answer again and does nothing new. Authenticated routes only; a raw body
+   * must be 'spool' (its hash is needed before the work starts).
+   */
+  readonly idempotent?: boolean;
   readonly handler: (input: HandlerInput<P, Q, B>, ctx: HandlerContext<A>) => Promise<HandlerResult>;
 }
 

@@ -45,6 +45,7 @@ function campaignLeadRoutes({ surface, schemas: s, enrolResult, leadsPage }: Cam
     path: surface.path('/campaigns/:id/leads'),
     auth: surface.auth,
     operationId: surface.operationId('enrolCampaignLeads'),
+    idempotent: true,
     summary: 'Add leads to a campaign by id or address',
     description: ENROL_DESCRIPTION,
     tags: ['campaigns'],

@@ -36,6 +36,7 @@ export function leadListRoutes({ surface, schemas: s, membersPage, list: present
     path: path('/lead-lists'),
     auth: surface.auth,
     operationId: surface.operationId('createLeadList'),
+    idempotent: true,
     summary: 'Create an empty lead list',
     tags: ['lead-lists'],
     body: ListNameBody,

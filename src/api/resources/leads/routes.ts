@@ -4,14 +4,13 @@ import { enrichLead } from '../../../leads/enrich-lead';
 import { MAX_COLUMNS } from '../../../leads/import/columns';
 import { importAndVerify } from '../../../leads/import/import-and-verify';
 import { MAX_ROW_BYTES } from '../../../leads/import/import-csv';
-import { uploadBody } from '../../../leads/import/upload-body';
 import { LEAD_EXPORT_FIELDS, openLeadExport, type LeadExportRow } from '../../../leads/lead-export';
 import { getLead, listLeads } from '../../../leads/lead-repository';
 import { findList } from '../../../leads/lists/list-repository';
 import { searchLeads } from '../../../leads/search-leads';
 import { verifyLeads } from '../../../leads/verification/verify-leads';
 import { NotFoundError } from '../../../errors/domain-errors';
-import { HttpError, notFound, payloadTooLarge } from '../../http/errors';
+import { notFound } from '../../http/errors';
 import { defineRoute } from '../../http/route';
 import { EXPORT_CONTENT_TYPES, formattedExport, type ExportColumn } from '../campaigns/export-file';
 import { answeringLeadErrors } from './errors';
@@ -25,6 +24,7 @@ const importLeads = defineRoute({
   path: '/v1/leads/import',
   auth: 'b',
   operationId: 'importLeads',
+  idempotent: true,
   summary: "Import leads from a CSV file into the account's lead store",
   description:
     'The first row names the columns (case, spaces and punctuation ignored): email (required; also "E-mail", "Email Address"), first_name, ' +
@@ -42,27 +42,23 @@ const importLeads = defineRoute({
     `A row longer than ${MAX_ROW_BYTES / 1024} KB (an unclosed quote?) is one invalid row; a header of more than ${MAX_COLUMNS} columns or longer than ${MAX_ROW_BYTES / 1024} KB is a 400. ` +
     'Addresses the account already has (or that appear twice) are duplicates and leave the stored lead unchanged, custom fields included; ' +
     'suppressed addresses are skipped. ' +
-    'An upload that breaks off or passes 50 MB imports nothing. ' +
+    'The file is received whole before its rows are read (so a slow import never holds the upload past the server\'s request timeout); ' +
+    'an upload that breaks off or passes 50 MB imports nothing. ' +
     'Once stored, the new leads are verified (syntax, role address, disposable domain, the domain\'s MX or A records; each domain looked up once) ' +
     'and the answer counts them by verdict (`verification`); see docs/verification.md. ' +
     'With `list_id`, every stored row\'s lead (new or duplicate) is also added to that lead list, in the same transaction, and `addedToList` ' +
-    'counts those added; a list id the account does not have is a 404, answered before the upload is read.',
+    'counts those added; a list id the account does not have is a 404.',
   tags: ['leads'],
   query: LeadImportQuery,
-  rawBody: { contentTypes: ['text/csv'], mode: 'stream', maxBytes: MAX_CSV_BYTES, description: 'A CSV file (UTF-8, comma-separated, header row first), at most 50 MB.' },
+  // Spooled (src/api/http/spooled-upload.ts): the whole file is in, and hashed for an Idempotency-Key, before the import starts.
+  rawBody: { contentTypes: ['text/csv'], mode: 'spool', maxBytes: MAX_CSV_BYTES, description: 'A CSV file (UTF-8, comma-separated, header row first), at most 50 MB.' },
   responses: { 200: { description: 'What the import did', schema: LeadImportResult } },
   errors: [404],
-  handler: async ({ query }, { deps, auth, koa }) => {
-    // A declared size over the limit is refused before a byte is read; an undeclared one is counted as it streams.
-    if (koa.request.length !== undefined && koa.request.length > MAX_CSV_BYTES) throw payloadTooLarge('50 MB');
+  handler: async ({ query, upload }, { deps, auth }) => {
+    if (upload === undefined) throw new Error('importLeads declares a spooled body');
     const listId = query.list_id ?? query.listId;
-    // Before the upload is read: the rest of it is not wanted, so the connection closes after the answer.
-    if (listId !== undefined && (await findList(deps.sequelize, auth.accountId, listId)) === null) {
-      throw new HttpError(404, 'Lead list not found', { Connection: 'close' });
-    }
-    const { addedToList, ...result } = await answeringLeadErrors(() =>
-      importAndVerify(deps, auth.accountId, uploadBody(koa.req), { maxBytes: MAX_CSV_BYTES, listId }),
-    );
+    if (listId !== undefined && (await findList(deps.sequelize, auth.accountId, listId)) === null) throw notFound('Lead list not found');
+    const { addedToList, ...result } = await answeringLeadErrors(() => importAndVerify(deps, auth.accountId, upload, { maxBytes: MAX_CSV_BYTES, listId }));
     return { body: listId === undefined ? result : { ...result, addedToList } };
   },
 });
