@@ -78,7 +78,12 @@ describe('GET /campaigns/:id (Surface A campaign detail)', () => {
         start_date: '2026-11-23',
         days_remaining: 12, // 11.5 days left: a day begun counts
         timezone: 'Europe/Berlin',
+        fallback_timezone: null,
         send_window: { start: '08:30', end: '24:00' },
+        // Seeded without the schedule rules (as campaigns were before them): none.
+        days: null,
+        blackout_dates: [],
+        skip_holidays: false,
       },
       // The next daily report: 08:00 in Berlin after now (report-schedule.ts; tested in test/unit/report-schedule.test.ts).
       reporting: {
@@ -113,7 +118,18 @@ describe('GET /campaigns/:id (Surface A campaign detail)', () => {
       status_reason: null,
       target_audience: null,
       budget: { max_daily_usd: null, max_weekly_usd: null, max_monthly_usd: null, spent_today_usd: 0 },
-      schedule: { frequency: 'daily', trial_days: null, start_date: null, days_remaining: null, timezone: 'UTC', send_window: { start: '09:00', end: '17:00' } },
+      schedule: {
+        frequency: 'daily',
+        trial_days: null,
+        start_date: null,
+        days_remaining: null,
+        timezone: 'UTC',
+        fallback_timezone: null,
+        send_window: { start: '09:00', end: '17:00' },
+        days: null,
+        blackout_dates: [],
+        skip_holidays: false,
+      },
       reporting: { frequency: null, email: null, webhook_url: null, next_report_at: null },
       stats: { emails_sent: 0, delivered: 0, opened: 0, replied: 0, meetings_booked: 0 },
       started_at: null,

@@ -6,6 +6,7 @@ import { seedCampaign, seedLead } from '../support/campaign-seed';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { startTestDevServer, type TestDevServer } from '../support/temporal-dev';
 import { campaignWorkflowId } from '../../workflows/campaign/contract';
+import { insertNewLeads } from '../../src/leads/lead-repository';
 
 /**
  * A campaign's sources and leads through the API (issue 27): lead lists and lead-control settings
@@ -278,6 +279,44 @@ describe('campaign leads: sources on create, enrol, remove and list (both surfac
       expect(huge.body.error).to.be.a('string');
       expect(Date.now() - started).to.be.below(5_000);
       expect((await b<{ counts: Body }>('GET', `/v1/campaigns/${autumn}/leads`)).body.counts).to.deep.include({ total: 4 });
+    });
+
+    it('shows the zone each lead is written in: their city\'s or country\'s in a lead-zone campaign (the campaign\'s when neither is known), the campaign\'s otherwise', async () => {
+      const tag = Date.now().toString(36);
+      const place = (name: string, city: string | null, country: string | null) => ({
+        email: `${name}.${tag}@zones.example`, firstName: name, lastName: 'Zone', title: 'CTO', company: 'Zones', companyDomain: null, industry: null, city, state: null, country, linkedinUrl: null, phone: null,
+      });
+      await db.sequelize.transaction((tx) =>
+        insertNewLeads(db.sequelize, tx, accountId, 'import', [place('tokyo', 'Tokyo', 'Japan'), place('brazil', null, 'Brazil'), place('nowhere', null, null)]),
+      );
+      const ids = await db.sequelize.query<{ id: string; email: string }>('SELECT id, email FROM leads WHERE email LIKE $1', { bind: [`%.${tag}@zones.example`], type: QueryTypes.SELECT });
+      const nameOf = (email: string): string => email.slice(0, email.indexOf('.'));
+      const byLead = await seedCampaign(accountId, { name: 'In their hours', timezone: 'Europe/Lisbon', leadTimezones: true });
+      const ours = await seedCampaign(accountId, { name: 'In ours', timezone: 'Europe/Lisbon', leadTimezones: false });
+      // The same three leads in both.
+      await db.sequelize.query('UPDATE campaigns SET allow_duplicate_leads = true WHERE id = ANY($1::text[])', { bind: [[byLead.id, ours.id]] });
+      for (const c of [byLead, ours]) {
+        const enrolled = await b('POST', `/v1/campaigns/${c.id}/leads`, { leadIds: ids.map((r) => r.id) });
+        expect(enrolled.body, enrolled.text).to.deep.include({ added: 3 });
+      }
+
+      const onB = await b<{ leads: Body[] }>('GET', `/v1/campaigns/${byLead.id}/leads`);
+      expect(onB.status, onB.text).to.equal(200);
+      expect(Object.fromEntries(onB.body.leads.map((l) => [nameOf(l.email as string), [l.timeZone, l.timeZoneSource]]))).to.deep.equal({
+        tokyo: ['Asia/Tokyo', 'city'],
+        brazil: ['America/Sao_Paulo', 'country'],
+        nowhere: ['Europe/Lisbon', 'campaign'],
+      });
+      const onA = await a<{ leads: Body[] }>('GET', `/campaigns/${byLead.id}/leads`);
+      expect(Object.fromEntries(onA.body.leads.map((l) => [nameOf(l.email as string), [l.time_zone, l.time_zone_source]]))).to.deep.include({ tokyo: ['Asia/Tokyo', 'city'] });
+      expect(onA.body.leads[0]).to.not.have.property('timeZone');
+
+      const notByLead = await a<{ leads: Body[] }>('GET', `/campaigns/${ours.id}/leads`);
+      expect(notByLead.body.leads.map((l) => [l.time_zone, l.time_zone_source])).to.deep.equal([
+        ['Europe/Lisbon', 'campaign'],
+        ['Europe/Lisbon', 'campaign'],
+        ['Europe/Lisbon', 'campaign'],
+      ]);
     });
 
     it('documents every route in /openapi.json', async () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { QueryTypes } from 'sequelize';
 import { enrolLeads, enrolSettingsOf } from '../../src/campaigns/enrolment/enrol-leads';
+import { insertNewLeads } from '../../src/leads/lead-repository';
 import { createAccount, request, surfaceB, useTestApi } from '../support/api';
 import { seedCampaign, seedLead } from '../support/campaign-seed';
 import { signIn, type DashboardSession } from '../support/dashboard-session';
@@ -79,6 +80,8 @@ describe('dashboard: a campaign\'s leads (HTTP)', () => {
     expectPage(all, 200);
     expect(visibleText(all.text)).to.include('All (4)').and.include('Queued (2)').and.include('Skipped (2)').and.include('Removed (0)');
     expect(rowText(all.text, leads.ada!)).to.include('ada@leads.example').and.include('Queued').and.include('first email to go').and.include('next sending day');
+    // The campaign writes everyone in its own zone (UTC by default).
+    expect(rowText(all.text, leads.ada!)).to.include("UTC, the campaign's zone");
     const busy = rowText(all.text, leads.busy!);
     expect(busy).to.include('Skipped').and.include('in another campaign (Autumn push)');
     expect(all.text).to.include(`href="/dashboard/campaigns/${otherCampaignId}"`);
@@ -182,6 +185,26 @@ describe('dashboard: a campaign\'s leads (HTTP)', () => {
       expectPage(await s.post(`/dashboard/campaigns/${campaignId}/leads/${leads.ada}/remove`, fields), 403);
     }
     expect(await enrolments(campaignId)).to.deep.equal(before);
+  });
+
+  it('a campaign in each lead\'s hours shows the zone each lead is written in and where it comes from', async () => {
+    const zoned = await seedCampaign(accountId, { name: 'Round the world', timezone: 'Europe/Lisbon', leadTimezones: true });
+    const lead = (email: string, city: string | null, country: string | null) => ({
+      email, firstName: null, lastName: null, title: null, company: null, companyDomain: null, industry: null, city, state: null, country, linkedinUrl: null, phone: null,
+    });
+    await t.db.sequelize.transaction((tx) =>
+      insertNewLeads(t.db.sequelize, tx, accountId, 'import', [lead('kyoko@zones.example', 'Tokyo', 'Japan'), lead('bruno@zones.example', null, 'Brazil'), lead('anon@zones.example', null, null)]),
+    );
+    const ids = await t.db.sequelize.query<{ id: string; email: string }>(`SELECT id, email FROM leads WHERE email LIKE '%@zones.example'`, { type: QueryTypes.SELECT });
+    const settings = await enrolSettingsOf(t.db.sequelize, accountId, zoned.id);
+    await enrolLeads(t.db.sequelize, settings!, ids.map((r) => r.id), { source: 'manual', day: null, retake: true });
+    const view = await page(zoned.id);
+    expectPage(view, 200);
+    expect(view.text).to.include('<th scope="col">Time zone</th>');
+    const idOf = (email: string): string => ids.find((r) => r.email === email)!.id;
+    expect(rowText(view.text, idOf('kyoko@zones.example'))).to.include('Asia/Tokyo, from their city');
+    expect(rowText(view.text, idOf('bruno@zones.example'))).to.include('America/Sao_Paulo, from their country');
+    expect(rowText(view.text, idOf('anon@zones.example'))).to.include("Europe/Lisbon, the campaign's zone");
   });
 
   it("answers another account's campaign with a 404 page and touches nothing of it", async () => {

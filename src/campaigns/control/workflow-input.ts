@@ -1,6 +1,7 @@
 import type { Campaign } from '../../db/models';
 import { toUsd } from '../../db/models/campaign';
 import type { CampaignWorkflowInput } from '../../../workflows/campaign/contract';
+import { scheduleOfRow } from '../model/schedule-row';
 import type { SequencePlan } from '../model/sequence';
 import type { SendFrequency } from '../model/status';
 
@@ -22,6 +23,8 @@ export function workflowInputOf(c: Campaign, opts: { maxHistoryEvents?: number; 
     frequency: c.scheduleFrequency as SendFrequency,
     timezone: c.timezone,
     sendWindow: { startMinute: c.sendWindowStartMinute, endMinute: c.sendWindowEndMinute },
+    // The whole schedule; the three members above stay for code that reads only them.
+    schedule: scheduleOfRow(c),
     ...(daily === null && weekly === null && monthly === null ? {} : { budget: { dailyUsd: daily, weeklyUsd: weekly, monthlyUsd: monthly } }),
     ...(opts.sequence === undefined ? {} : { sequence: opts.sequence }),
     ...(opts.maxHistoryEvents === undefined ? {} : { maxHistoryEvents: opts.maxHistoryEvents }),

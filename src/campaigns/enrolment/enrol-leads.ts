@@ -7,6 +7,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { QueryTypes } from 'sequelize';
 import { getDomain } from 'tldts';
+import { leadZoneFacts } from '../schedule/lead-zone';
 import { ACTIVE_STATES_SQL, SKIP_REASONS, type EnrolmentSource } from './states';
 
 /** The campaign settings enrolment depends on. */
@@ -24,6 +25,9 @@ interface CandidateRow {
   id: string;
   email: string;
   company_domain: string | null;
+  city: string | null;
+  country: string | null;
+  country_code: string | null;
   user_status: string | null;
   verification: string | null;
   erased: boolean;
@@ -48,7 +52,7 @@ interface CandidateRow {
  */
 const CANDIDATES_SQL = `
 WITH c AS MATERIALIZED (
-  SELECT l.id, l.email, l.company_domain, l.user_status, l.verification, l.erased_at, l.bounced_at, l.unsubscribed_at, c.n
+  SELECT l.id, l.email, l.company_domain, l.city, l.country, l.country_code, l.user_status, l.verification, l.erased_at, l.bounced_at, l.unsubscribed_at, c.n
   FROM unnest($3::text[]) WITH ORDINALITY AS c(id, n)
   JOIN leads l ON l.id = c.id AND l.account_id = $1
 ),
@@ -58,7 +62,7 @@ blocked AS (
   SELECT c.id FROM c CROSS JOIN LATERAL unnest(email_domain_suffixes(c.email)) AS sfx(value)
   JOIN blocklist_entries blk ON blk.account_id = $1 AND blk.kind = 'domain' AND blk.value = sfx.value
 )
-SELECT c.id, c.email, c.company_domain, c.user_status, c.verification, c.erased_at IS NOT NULL AS erased,
+SELECT c.id, c.email, c.company_domain, c.city, c.country, c.country_code, c.user_status, c.verification, c.erased_at IS NOT NULL AS erased,
   EXISTS (SELECT 1 FROM blocked b WHERE b.id = c.id) AS blocklisted,
   COALESCE(s.reason, CASE WHEN c.bounced_at IS NOT NULL THEN 'bounced' WHEN c.unsubscribed_at IS NOT NULL THEN 'unsubscribed' END) AS suppressed_by,
   (SELECT jsonb_build_object('id', oc.id, 'name', oc.name) FROM campaign_enrolments oe JOIN campaigns oc ON oc.id = oe.campaign_id
@@ -82,6 +86,20 @@ export function verdictFor(row: CandidateRow, settings: EnrolSettings): Verdict 
     return { queue: false, reason: `${SKIP_REASONS.otherCampaign} (${row.other_campaign.name})`, detail: { campaign_id: row.other_campaign.id, campaign_name: row.other_campaign.name } };
   }
   return { queue: true };
+}
+
+/** One row enrolment writes (a candidate queued or skipped), as the insert's recordset reads it. */
+interface EnrolmentWrite {
+  lead_id: string;
+  state: 'queued' | 'skipped';
+  reason: string | null;
+  detail: Record<string, unknown> | null;
+  company_domain: string | null;
+  /** The lead's own IANA zone (lead-zone.ts), null when neither city nor country gives one. */
+  time_zone: string | null;
+  time_zone_source: 'city' | 'country' | null;
+  /** ISO 3166-1 alpha-2, for the holidays of the lead's country. */
+  country_code: string | null;
 }
 
 /** The company a lead belongs to, as a registrable domain: its company's domain, else its address's. */
@@ -126,7 +144,7 @@ export async function enrolLeads(sequelize: Sequelize, settings: EnrolSettings, 
     const rows = await sequelize.query<CandidateRow>(CANDIDATES_SQL, { bind: [settings.accountId, settings.campaignId, [...new Set(ids)]], type: QueryTypes.SELECT, transaction: tx });
     const found = new Set(rows.map((r) => r.id));
     const result = { queued: [] as string[], skipped: {} as Record<string, number>, alreadyEnrolled: [] as string[], unknown: ids.filter((id) => !found.has(id)), notTaken: 0 };
-    const writes: Array<{ lead_id: string; state: 'queued' | 'skipped'; reason: string | null; detail: Record<string, unknown> | null; company_domain: string | null }> = [];
+    const writes: EnrolmentWrite[] = [];
     for (const row of rows) {
       const retaken = opts.retake && (row.enrolled_state === 'removed' || row.enrolled_state === 'skipped');
       if (row.enrolled_state !== null && !retaken) {
@@ -141,15 +159,27 @@ export async function enrolLeads(sequelize: Sequelize, settings: EnrolSettings, 
       const domain = companyDomainOf(row.email, row.company_domain);
       if (verdict.queue) result.queued.push(row.id);
       else result.skipped[verdict.reason] = (result.skipped[verdict.reason] ?? 0) + 1;
-      writes.push({ lead_id: row.id, state: verdict.queue ? 'queued' : 'skipped', reason: verdict.queue ? null : verdict.reason, detail: verdict.queue ? null : (verdict.detail ?? null), company_domain: domain });
+      // The lead's own zone, for a campaign that writes each lead in their hours (or may yet, after an edit).
+      const place = leadZoneFacts({ city: row.city, country: row.country, countryCode: row.country_code });
+      writes.push({
+        lead_id: row.id,
+        state: verdict.queue ? 'queued' : 'skipped',
+        reason: verdict.queue ? null : verdict.reason,
+        detail: verdict.queue ? null : (verdict.detail ?? null),
+        company_domain: domain,
+        time_zone: place.zone?.zone ?? null,
+        time_zone_source: place.zone?.source ?? null,
+        country_code: place.countryCode,
+      });
     }
     if (writes.length > 0) {
       await sequelize.query(
-        `INSERT INTO campaign_enrolments (campaign_id, lead_id, account_id, state, step, next_send_day, reason, detail, source, company_domain)
-         SELECT $1, w.lead_id, $2, w.state, -1, $4::date, w.reason, w.detail, $5, w.company_domain
-         FROM jsonb_to_recordset($3::jsonb) AS w(lead_id text, state text, reason text, detail jsonb, company_domain text)
+        `INSERT INTO campaign_enrolments (campaign_id, lead_id, account_id, state, step, next_send_day, reason, detail, source, company_domain, time_zone, time_zone_source, country_code)
+         SELECT $1, w.lead_id, $2, w.state, -1, $4::date, w.reason, w.detail, $5, w.company_domain, w.time_zone, w.time_zone_source, w.country_code
+         FROM jsonb_to_recordset($3::jsonb) AS w(lead_id text, state text, reason text, detail jsonb, company_domain text, time_zone text, time_zone_source text, country_code text)
          ON CONFLICT (campaign_id, lead_id) DO UPDATE SET state = EXCLUDED.state, step = -1, next_send_day = EXCLUDED.next_send_day, reason = EXCLUDED.reason,
-           detail = EXCLUDED.detail, source = EXCLUDED.source, company_domain = EXCLUDED.company_domain, thread = '{}', subject = NULL, first_sent_day = NULL,
+           detail = EXCLUDED.detail, source = EXCLUDED.source, company_domain = EXCLUDED.company_domain,
+           time_zone = EXCLUDED.time_zone, time_zone_source = EXCLUDED.time_zone_source, country_code = EXCLUDED.country_code, thread = '{}', subject = NULL, first_sent_day = NULL,
            enrolled_at = now(), updated_at = now()
          WHERE campaign_enrolments.state IN ('removed', 'skipped')`,
         { bind: [settings.campaignId, settings.accountId, JSON.stringify(writes), opts.day, opts.source], type: QueryTypes.INSERT, transaction: tx },

@@ -9,6 +9,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { QueryTypes } from 'sequelize';
 import type { LeadTrack } from '../../../workflows/campaign/contract';
 import type { StopFact } from '../model/templates';
+import { leadZoneFacts } from '../schedule/lead-zone';
 import { ACTIVE_STATES_SQL, SKIP_REASONS, type EnrolmentState } from './states';
 
 const opt = (transaction?: Transaction): { transaction?: Transaction } => (transaction === undefined ? {} : { transaction });
@@ -121,11 +122,29 @@ export async function activeCount(sequelize: Sequelize, campaignId: string): Pro
  */
 export async function adoptTracks(sequelize: Sequelize, accountId: string, campaignId: string, tracks: readonly LeadTrack[]): Promise<void> {
   if (tracks.length === 0) return;
-  const rows = tracks.map((t) => ({ lead_id: t.leadId, state: t.step < 0 ? 'queued' : 'in_sequence', step: t.step, next_send_day: t.nextDay, subject: t.subject || null, thread: t.thread }));
+  const places = await sequelize.query<{ id: string; city: string | null; country: string | null; country_code: string | null }>(
+    'SELECT id, city, country, country_code FROM leads WHERE account_id = $1 AND id = ANY($2::text[])',
+    { bind: [accountId, tracks.map((t) => t.leadId)], type: QueryTypes.SELECT },
+  );
+  const placeOf = new Map(places.map((p) => [p.id, leadZoneFacts({ city: p.city, country: p.country, countryCode: p.country_code })]));
+  const rows = tracks.map((t) => {
+    const place = placeOf.get(t.leadId);
+    return {
+      lead_id: t.leadId,
+      state: t.step < 0 ? 'queued' : 'in_sequence',
+      step: t.step,
+      next_send_day: t.nextDay,
+      subject: t.subject || null,
+      thread: t.thread,
+      time_zone: place?.zone?.zone ?? null,
+      time_zone_source: place?.zone?.source ?? null,
+      country_code: place?.countryCode ?? null,
+    };
+  });
   await sequelize.query(
-    `INSERT INTO campaign_enrolments (campaign_id, lead_id, account_id, state, step, next_send_day, subject, thread, source)
-     SELECT $1, w.lead_id, $2, w.state, w.step, w.next_send_day::date, w.subject, ARRAY(SELECT jsonb_array_elements_text(w.thread)), 'workflow'
-     FROM jsonb_to_recordset($3::jsonb) AS w(lead_id text, state text, step int, next_send_day text, subject text, thread jsonb)
+    `INSERT INTO campaign_enrolments (campaign_id, lead_id, account_id, state, step, next_send_day, subject, thread, source, time_zone, time_zone_source, country_code)
+     SELECT $1, w.lead_id, $2, w.state, w.step, w.next_send_day::date, w.subject, ARRAY(SELECT jsonb_array_elements_text(w.thread)), 'workflow', w.time_zone, w.time_zone_source, w.country_code
+     FROM jsonb_to_recordset($3::jsonb) AS w(lead_id text, state text, step int, next_send_day text, subject text, thread jsonb, time_zone text, time_zone_source text, country_code text)
      WHERE EXISTS (SELECT 1 FROM leads l WHERE l.id = w.lead_id)
      ON CONFLICT (campaign_id, lead_id) DO NOTHING`,
     { bind: [campaignId, accountId, JSON.stringify(rows)], type: QueryTypes.INSERT },
@@ -147,9 +166,19 @@ export interface EnrolmentRow {
   readonly detail: Record<string, unknown> | null;
   readonly source: string;
   readonly verification: string | null;
+  /**
+   * The zone the lead is written in: their own (from their city or country) when the campaign
+   * sends in each lead's hours, else the campaign's (source 'campaign', also for a lead whose own
+   * zone is not known).
+   */
+  readonly timeZone: string;
+  readonly timeZoneSource: TimeZoneSource;
   readonly enrolledAt: string;
   readonly updatedAt: string;
 }
+
+/** Where the zone a lead is written in comes from. */
+export type TimeZoneSource = 'city' | 'country' | 'campaign';
 
 export interface EnrolmentPage {
   readonly leads: EnrolmentRow[];
@@ -171,6 +200,8 @@ interface PageRow {
   detail: Record<string, unknown> | null;
   source: string;
   verification: string | null;
+  time_zone: string;
+  time_zone_source: TimeZoneSource;
   enrolled_at: Date;
   updated_at: Date;
 }
@@ -182,8 +213,10 @@ export async function listEnrolments(sequelize: Sequelize, campaignId: string, o
   const [rows, counts] = await Promise.all([
     sequelize.query<PageRow>(
       `SELECT ce.lead_id, l.email, l.first_name, l.last_name, l.company, ce.state, ce.step, to_char(ce.next_send_day, 'YYYY-MM-DD') AS next_send_day,
-         ce.reason, ce.detail, ce.source, l.verification, ce.enrolled_at, ce.updated_at
-       FROM campaign_enrolments ce JOIN leads l ON l.id = ce.lead_id
+         ce.reason, ce.detail, ce.source, l.verification, ce.enrolled_at, ce.updated_at,
+         CASE WHEN c.lead_timezones AND ce.time_zone IS NOT NULL THEN ce.time_zone ELSE c.timezone END AS time_zone,
+         CASE WHEN c.lead_timezones AND ce.time_zone IS NOT NULL THEN ce.time_zone_source ELSE 'campaign' END AS time_zone_source
+       FROM campaign_enrolments ce JOIN leads l ON l.id = ce.lead_id JOIN campaigns c ON c.id = ce.campaign_id
        WHERE ce.campaign_id = $1 ${where}
        ORDER BY ce.enrolled_at, ce.lead_id LIMIT $2 OFFSET $3`,
       { bind, type: QueryTypes.SELECT },
@@ -208,6 +241,8 @@ export async function listEnrolments(sequelize: Sequelize, campaignId: string, o
       detail: r.detail,
       source: r.source,
       verification: r.verification,
+      timeZone: r.time_zone,
+      timeZoneSource: r.time_zone_source,
       enrolledAt: r.enrolled_at.toISOString(),
       updatedAt: r.updated_at.toISOString(),
     })),

@@ -1,6 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { CampaignStatus } from '../../db/models/campaign';
 import type { AudienceFilters, AudienceSource } from '../audience/types';
+import type { CampaignSchedule } from '../model/schedule';
 import type { CampaignSequence, VariantId, WinnerMetric } from '../model/sequence';
 import type { VariantFigures } from '../sequences/sequence-repository';
 import { preparedQuery } from '../../db/prepared-query';
@@ -61,6 +62,11 @@ export interface CampaignReadModel extends HeadlineCounts {
   /** Minutes after local midnight; the end is exclusive (1440 is the end of the day). */
   readonly sendWindowStartMinute: number;
   readonly sendWindowEndMinute: number;
+  /** The rest of the schedule (schedule-rules migration): see CampaignSchedule and scheduleOfRow. */
+  readonly scheduleDays: CampaignSchedule['days'];
+  readonly blackoutDates: readonly string[];
+  readonly skipHolidays: boolean;
+  readonly leadTimezones: boolean;
   readonly reportingFrequency: string | null;
   readonly reportingEmail: string | null;
   readonly reportingWebhookUrl: string | null;
@@ -126,6 +132,7 @@ SELECT c.id, c.created_via AS "createdVia", c.name, c.status, c.status_reason AS
        (SELECT round(coalesce(sum(amount_usd), 0), 6)::float8 FROM costs WHERE campaign_id = c.id AND occurred_at >= ${since}) AS "spentTodayUsd",
        c.schedule_frequency AS "scheduleFrequency", c.schedule_trial_days AS "trialDays", c.schedule_start_date::text AS "startDate", c.timezone,
        c.send_window_start_minute AS "sendWindowStartMinute", c.send_window_end_minute AS "sendWindowEndMinute",
+       c.schedule_days AS "scheduleDays", c.blackout_dates AS "blackoutDates", c.skip_holidays AS "skipHolidays", c.lead_timezones AS "leadTimezones",
        c.reporting_frequency AS "reportingFrequency", c.reporting_email AS "reportingEmail", c.reporting_webhook_url AS "reportingWebhookUrl",
        c.created_at AS "createdAt", c.started_at AS "startedAt", c.paused_at AS "pausedAt", c.resumed_at AS "resumedAt", c.completed_at AS "completedAt",
        (SELECT coalesce(json_agg(json_build_object('id', x.id, 'name', ll.name) ORDER BY x.n), '[]')

@@ -4,13 +4,21 @@
  * again before its first email when its last check is older than a week, the emails written and
  * sent by the batch (send-batch.ts), and the outcomes written back to the rows. The workflow gets
  * counts only: its history does not grow with the number of leads.
+ *
+ * With the workflow's instant and the campaign's schedule in the input, a row is due only inside
+ * its own window at that instant (zone-groups.ts: per-weekday hours, blackout dates, the holidays
+ * of the lead's country, the lead's own zone in lead mode), and the result says when the next row
+ * that is waiting enters its window (`nextWakeAt`). Without them (runs started before schedules)
+ * the campaign's `day` alone decides, as before.
  */
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { BatchItem, BatchItemResult, SendEnrolledInput, SendEnrolledResult } from '../../../workflows/campaign/contract';
-import { addDays } from '../model/calendar';
+import { addDays, isoWeekday, localDate } from '../model/calendar';
+import type { CampaignSchedule } from '../model/schedule';
 import type { StopFact } from '../model/templates';
 import { activeCount } from '../enrolment/enrolment-repository';
 import { ACTIVE_STATES_SQL, SKIP_REASONS } from '../enrolment/states';
+import { nextWakeAt, sendableGroups, type SendableGroup, type ZoneGroup, type ZoneRules } from '../schedule/zone-groups';
 import { runCampaignBatch, type BatchDeps, type BatchRuntime } from './send-batch';
 
 /** Verdicts of addresses checked again before a first email (see src/leads/verification). */
@@ -26,6 +34,8 @@ interface DueRow {
   step: number;
   subject: string | null;
   thread: string[];
+  /** With a schedule: the row's local date at the batch's instant (its group's), from which its next step is counted in lead mode. */
+  local_day?: string;
 }
 
 const FOLLOW_UPS_SQL = `
@@ -52,6 +62,49 @@ firsts AS (
 SELECT f.lead_id, f.step, f.subject, f.thread FROM firsts f, c
 WHERE c.cap IS NULL OR f.company_domain IS NULL OR f.rn + COALESCE((SELECT t.n FROM today t WHERE t.company_domain = f.company_domain), 0) <= c.cap
 ORDER BY f.enrolled_at, f.lead_id LIMIT $3`;
+
+/**
+ * The sendable groups of a scheduled batch (zone-groups.ts) as a recordset: a row belongs to a
+ * group by its stored zone and country ('' for none), and is due on or before the group's local date.
+ */
+const groupsCte = (param: string): string => `g AS (SELECT * FROM jsonb_to_recordset(${param}::jsonb) AS g(time_zone text, country_code text, day date))`;
+const IN_GROUP = `COALESCE(ce.time_zone, '') = g.time_zone AND COALESCE(ce.country_code, '') = g.country_code`;
+
+/** FOLLOW_UPS_SQL within the sendable groups ($3), each on its own local date. */
+const SCHEDULED_FOLLOW_UPS_SQL = `
+WITH ${groupsCte('$3')}
+SELECT ce.lead_id, ce.step, ce.subject, ce.thread, to_char(g.day, 'YYYY-MM-DD') AS local_day FROM campaign_enrolments ce JOIN g ON ${IN_GROUP}
+WHERE ce.campaign_id = $1 AND ce.state = 'in_sequence' AND ce.next_send_day <= g.day
+ORDER BY ce.next_send_day, ce.enrolled_at, ce.lead_id LIMIT $2`;
+
+/** FIRSTS_SQL within the sendable groups ($4; the per-domain cap still counts the campaign's day, $2). */
+const SCHEDULED_FIRSTS_SQL = `
+WITH ${groupsCte('$4')},
+c AS (SELECT max_first_emails_per_domain_per_day AS cap FROM campaigns WHERE id = $1),
+today AS (
+  SELECT company_domain, count(*)::int AS n FROM campaign_enrolments
+  WHERE campaign_id = $1 AND first_sent_day = $2::date AND company_domain IS NOT NULL GROUP BY company_domain
+),
+firsts AS (
+  SELECT ce.lead_id, ce.step, ce.subject, ce.thread, ce.company_domain, ce.enrolled_at, g.day,
+    row_number() OVER (PARTITION BY ce.company_domain ORDER BY ce.enrolled_at, ce.lead_id) AS rn
+  FROM campaign_enrolments ce JOIN g ON ${IN_GROUP}
+  WHERE ce.campaign_id = $1 AND ce.state = 'queued' AND (ce.next_send_day IS NULL OR ce.next_send_day <= g.day)
+)
+SELECT f.lead_id, f.step, f.subject, f.thread, to_char(f.day, 'YYYY-MM-DD') AS local_day FROM firsts f, c
+WHERE c.cap IS NULL OR f.company_domain IS NULL OR f.rn + COALESCE((SELECT t.n FROM today t WHERE t.company_domain = f.company_domain), 0) <= c.cap
+ORDER BY f.enrolled_at, f.lead_id LIMIT $3`;
+
+/**
+ * The campaign's active rows by stored zone, country and due day: a few rows per zone, whatever
+ * the number of leads. Grouped on the raw columns and formatted after (a third of the time at 50,000 rows).
+ */
+const GROUP_DAYS_SQL = `
+SELECT COALESCE(time_zone, '') AS time_zone, COALESCE(country_code, '') AS country_code, to_char(next_send_day, 'YYYY-MM-DD') AS day
+FROM (
+  SELECT time_zone, country_code, next_send_day FROM campaign_enrolments WHERE campaign_id = $1 AND state IN ${ACTIVE_STATES_SQL}
+  GROUP BY time_zone, country_code, next_send_day
+) g`;
 
 /** One row's change after the batch: its new state and position, or the end of its sequence. */
 interface RowChange {
@@ -89,12 +142,54 @@ RETURNING u.lead_id, u.state, (u.sent AND old.first_sent_day IS NULL) AS contact
 const STOP_FACTS: readonly string[] = ['replied', 'meeting_booked', 'unsubscribed', 'bounced'];
 
 /** The day's due rows as batch items (follow-ups first), at most `max`, first emails at most `firsts`. */
-async function dueRows(sequelize: Sequelize, input: SendEnrolledInput): Promise<DueRow[]> {
-  const follow = await sequelize.query<DueRow>(FOLLOW_UPS_SQL, { bind: [input.campaignId, input.day, input.maxItems], type: QueryTypes.SELECT });
+async function dueRows(sequelize: Sequelize, input: SendEnrolledInput, groups: readonly SendableGroup[] | null): Promise<DueRow[]> {
+  if (groups !== null && groups.length === 0) return [];
+  const recordset = groups === null ? null : JSON.stringify(groups);
+  const follow = await sequelize.query<DueRow>(recordset === null ? FOLLOW_UPS_SQL : SCHEDULED_FOLLOW_UPS_SQL, {
+    bind: recordset === null ? [input.campaignId, input.day, input.maxItems] : [input.campaignId, input.maxItems, recordset],
+    type: QueryTypes.SELECT,
+  });
   const room = Math.min(input.maxItems - follow.length, Math.max(0, input.firstEmailsLeft));
   if (room <= 0) return follow;
-  const firsts = await sequelize.query<DueRow>(FIRSTS_SQL, { bind: [input.campaignId, input.day, room], type: QueryTypes.SELECT });
+  const firsts = await sequelize.query<DueRow>(recordset === null ? FIRSTS_SQL : SCHEDULED_FIRSTS_SQL, {
+    bind: [input.campaignId, input.day, room, ...(recordset === null ? [] : [recordset])],
+    type: QueryTypes.SELECT,
+  });
   return [...follow, ...firsts];
+}
+
+/** The active rows' groups (stored zone and country) with the days they are due on. */
+async function zoneGroups(sequelize: Sequelize, campaignId: string): Promise<ZoneGroup[]> {
+  const rows = await sequelize.query<{ time_zone: string; country_code: string; day: string | null }>(GROUP_DAYS_SQL, { bind: [campaignId], type: QueryTypes.SELECT });
+  const groups = new Map<string, { timeZone: string; countryCode: string; days: (string | null)[] }>();
+  for (const r of rows) {
+    const key = `${r.time_zone}|${r.country_code}`;
+    const g = groups.get(key) ?? { timeZone: r.time_zone, countryCode: r.country_code, days: [] };
+    g.days.push(r.day);
+    groups.set(key, g);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * The weekly campaign's weekday, from its row: its start date's, else the local weekday of its
+ * start (as the workflow takes it). Other frequencies do not use it.
+ */
+async function anchorWeekday(sequelize: Sequelize, campaignId: string, schedule: CampaignSchedule, at: number): Promise<number> {
+  if (schedule.frequency !== 'weekly' || schedule.days !== null) return 1;
+  const [row] = await sequelize.query<{ start_date: string | null; started: Date | null }>(
+    `SELECT to_char(schedule_start_date, 'YYYY-MM-DD') AS start_date, COALESCE(started_at, created_at) AS started FROM campaigns WHERE id = $1`,
+    { bind: [campaignId], type: QueryTypes.SELECT },
+  );
+  if (row?.start_date) return isoWeekday(row.start_date);
+  return isoWeekday(localDate(row?.started?.getTime() ?? at, schedule.timezone));
+}
+
+/** The schedule's rules at the batch's instant, or null for a run without them (runs before schedules). */
+async function zoneRules(sequelize: Sequelize, input: SendEnrolledInput): Promise<ZoneRules | null> {
+  const { at, schedule } = input;
+  if (at === undefined || schedule === undefined) return null;
+  return { at, schedule, anchorWeekday: await anchorWeekday(sequelize, input.campaignId, schedule, at) };
 }
 
 /** The change a result makes to its row, or null when the step stays due (deferred, skipped). */
@@ -112,7 +207,8 @@ function changeFor(row: DueRow, r: BatchItemResult, input: SendEnrolledInput): R
     ...base,
     state: following === undefined ? 'finished' : 'in_sequence',
     step: r.step,
-    next_send_day: following === undefined ? null : addDays(input.day, following.delayDays),
+    // In each lead's hours a step is counted from the lead's own date, not the campaign's.
+    next_send_day: following === undefined ? null : addDays(input.schedule?.leadTimezones === true && row.local_day !== undefined ? row.local_day : input.day, following.delayDays),
     subject: sent ? (r.subject ?? null) : null,
     message_id: sent ? (r.messageId ?? null) : null,
     sent,
@@ -149,7 +245,9 @@ async function screenFirsts(deps: EnrolledBatchDeps, input: SendEnrolledInput, r
 
 /** One batch of the day from the enrolment table (see the file's comment). */
 export async function sendEnrolledBatch(deps: EnrolledBatchDeps, runtime: BatchRuntime, input: SendEnrolledInput): Promise<SendEnrolledResult> {
-  const due = await dueRows(deps.sequelize, input);
+  const rules = await zoneRules(deps.sequelize, input);
+  const before = rules === null ? null : await zoneGroups(deps.sequelize, input.campaignId);
+  const due = await dueRows(deps.sequelize, input, rules === null || before === null ? null : sendableGroups(before, rules));
   const beyond = due.filter((r) => r.step + 1 >= input.steps.length);
   const finishedNow = await finishBeyond(deps.sequelize, input.campaignId, beyond.map((r) => r.lead_id));
   const screened = await screenFirsts(
@@ -206,5 +304,9 @@ export async function sendEnrolledBatch(deps: EnrolledBatchDeps, runtime: BatchR
     Object.assign(counts, { sent, contacted, finished, omitted, firstEmailsTaken, stops, costUsd: batch.costUsd, halted: batch.halted });
   }
   const more = due.length >= input.maxItems && counts.halted === null && !deferred;
-  return { ...counts, more, activeLeads: await activeCount(deps.sequelize, input.campaignId) };
+  const activeLeads = await activeCount(deps.sequelize, input.campaignId);
+  if (rules === null || before === null) return { ...counts, more, activeLeads };
+  // After the batch's writes: the rows just sent wait for their next step's day.
+  const after = due.length === 0 ? before : await zoneGroups(deps.sequelize, input.campaignId);
+  return { ...counts, more, activeLeads, nextWakeAt: nextWakeAt(after, rules) };
 }

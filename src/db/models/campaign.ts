@@ -1,6 +1,7 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 
 import type { AudienceFilters, AudienceSource } from '../../campaigns/audience/types';
+import type { CampaignSchedule } from '../../campaigns/model/schedule';
 import { CAMPAIGN_STATUSES, type CampaignStatus } from '../../campaigns/model/status';
 
 export { CAMPAIGN_STATUSES, type CampaignStatus };
@@ -34,6 +35,13 @@ export class Campaign extends Model<InferAttributes<Campaign>, InferCreationAttr
   declare calendarLink: CreationOptional<string | null>;
   declare sendWindowStartMinute: CreationOptional<number>;
   declare sendWindowEndMinute: CreationOptional<number>;
+  /** Per-weekday windows (CampaignSchedule.days); null: every day of `scheduleFrequency` in the send window. */
+  declare scheduleDays: CreationOptional<CampaignSchedule['days']>;
+  /** Local dates (YYYY-MM-DD, sorted) on which nothing is sent. */
+  declare blackoutDates: CreationOptional<readonly string[]>;
+  declare skipHolidays: CreationOptional<boolean>;
+  /** `schedule.timezone: "lead"`: each lead in their own zone, `timezone` for leads whose zone is unknown. */
+  declare leadTimezones: CreationOptional<boolean>;
   declare companyId: CreationOptional<string | null>;
   /** Who the campaign emails (null: every lead of the account, source all_leads). */
   declare audienceFilters: CreationOptional<AudienceFilters | null>;
@@ -92,6 +100,10 @@ export function initCampaign(sequelize: Sequelize): void {
       calendarLink: text(),
       sendWindowStartMinute: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 540 },
       sendWindowEndMinute: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 1020 },
+      scheduleDays: { type: DataTypes.JSONB, allowNull: true },
+      blackoutDates: { type: DataTypes.JSONB, allowNull: false, defaultValue: [] },
+      skipHolidays: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+      leadTimezones: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       companyId: text(),
       audienceFilters: { type: DataTypes.JSONB, allowNull: true },
       audienceSource: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'all_leads' },

@@ -44,6 +44,8 @@ function enrolledLead<C extends Casing>(casing: C, r: EnrolmentRow) {
     detail: casing === 'camel' ? camelKeys(r.detail) : r.detail,
     source: r.source as Source,
     verification: r.verification,
+    time_zone: r.timeZone,
+    time_zone_source: r.timeZoneSource,
     enrolled_at: r.enrolledAt,
     updated_at: r.updatedAt,
   });

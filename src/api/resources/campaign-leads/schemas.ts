@@ -57,11 +57,17 @@ function surfaceSchemas<C extends Casing>(casing: C) {
       company: Nullable(Type.String()),
       state: StringEnum(ENROLMENT_STATES),
       step: Nullable(Type.Integer({ minimum: 1 }), 'The last step sent (1 = the first email); null before the first.'),
-      next_send_date: Nullable(Type.String({ format: 'date' }), 'The campaign-local day the next step is due on or after; null once the sequence has ended.'),
+      next_send_date: Nullable(Type.String({ format: 'date' }), 'The day the next step is due on or after, in the zone the lead is written in (shown beside it); null once the sequence has ended.'),
       reason: Nullable(Type.String(), 'Why: always set for skipped and removed, and for a sequence stopped early.'),
       detail: Nullable(Type.Record(Type.String(), Type.Unknown()), 'What the reason names (the other campaign, the cause of a suppression, ...).'),
       source: StringEnum(['audience', 'list', 'manual', 'workflow'] as const, { description: 'How the lead came in: the audience, a lead list, by hand, or a workflow\'s earlier record.' }),
       verification: Nullable(Type.String(), 'The address\'s last verification: valid, risky, invalid or unknown; null: never checked.'),
+      time_zone: Type.String({
+        description: 'The IANA zone the lead is written in: their own (schedule.timezone "lead") when their city or country gives one, else the campaign\'s.',
+      }),
+      time_zone_source: StringEnum(['city', 'country', 'campaign'] as const, {
+        description: 'Where that zone comes from: the lead\'s city, their country\'s main zone, or the campaign (its zone is used for every lead unless it sends in each lead\'s hours, and for leads whose zone is not known).',
+      }),
       enrolled_at: Timestamp,
       updated_at: Timestamp,
     },

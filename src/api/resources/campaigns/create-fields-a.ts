@@ -6,26 +6,21 @@ import { badRequest } from '../../http/errors';
 import type { AudienceFilters } from '../../../campaigns/audience/types';
 import type { CampaignSequence } from '../../../campaigns/model/sequence';
 import type { StepInput } from '../../../campaigns/sequences/validate-sequence';
-import { audienceFields, brandIdOf, DEFAULT_SCHEDULE, leadControlFields, optionalText, sequenceField, siteField, templateField, trackingFields, usd } from './create-fields';
+import { audienceFields, brandIdOf, leadControlFields, optionalText, sequenceField, siteField, templateField, trackingFields, usd } from './create-fields';
+import { scheduleColumns, scheduleFromRequest, trialColumns } from './schedule-fields';
 import type { CreateCampaignBodyA } from './schemas-a';
 
 type Body = Static<typeof CreateCampaignBodyA>;
 
 /**
  * The campaign row from a Surface A create request: what JSON Schema cannot say is checked here
- * (a known template, a usable target, a real time zone, a window that ends after it starts, a
+ * (a known template, a usable target, a schedule that can be kept: scheduleFromRequest, a
  * webhook over HTTPS), each with a message that says what to send instead.
  */
 export function campaignFieldsFromA(body: Body, accountId: string, config: Pick<Config, 'allowLoopbackEgress'>): { fields: NewCampaign; sequence: CampaignSequence; control: LeadControl } {
   const template = templateField(body.mcp);
   const target = siteField(body.target_url, 'target_url');
-  const schedule = body.schedule ?? {};
-  const timezone = schedule.timezone ?? DEFAULT_SCHEDULE.timezone;
-  if (!isTimeZone(timezone)) throw badRequest(`schedule.timezone: unknown time zone ${JSON.stringify(timezone)} (use an IANA name such as Europe/Berlin)`);
-  const window = schedule.send_window;
-  const startMinute = window === undefined ? DEFAULT_SCHEDULE.sendWindowStartMinute : minutesOf(window.start);
-  const endMinute = window === undefined ? DEFAULT_SCHEDULE.sendWindowEndMinute : minutesOf(window.end);
-  if (startMinute >= endMinute) throw badRequest('schedule.send_window: end must be after start');
+  const schedule = scheduleFromRequest(body.schedule, 'snake');
   if (body.calendar_link !== undefined && !/^https:\/\//i.test(body.calendar_link)) throw badRequest('calendar_link must be an https URL');
   const webhookUrl = body.reporting?.webhook_url;
   if (webhookUrl !== undefined) {
@@ -46,12 +41,8 @@ export function campaignFieldsFromA(body: Body, accountId: string, config: Pick<
     budgetMaxDailyUsd: usd(budget.max_daily_usd),
     budgetMaxWeeklyUsd: usd(budget.max_weekly_usd),
     budgetMaxMonthlyUsd: usd(budget.max_monthly_usd),
-    scheduleFrequency: schedule.frequency ?? DEFAULT_SCHEDULE.scheduleFrequency,
-    scheduleTrialDays: schedule.trial_days ?? null,
-    scheduleStartDate: schedule.start_date ?? null,
-    timezone,
-    sendWindowStartMinute: startMinute,
-    sendWindowEndMinute: endMinute,
+    ...scheduleColumns(schedule),
+    ...trialColumns(body.schedule, 'snake'),
     reportingFrequency: body.reporting?.frequency ?? null,
     reportingEmail: body.reporting?.email ?? null,
     reportingWebhookUrl: webhookUrl === undefined ? null : normalizeWebhookUrl(webhookUrl),
@@ -73,7 +64,7 @@ export function campaignFieldsFromA(body: Body, accountId: string, config: Pick<
 type StepA = NonNullable<Body['sequence']>[number];
 
 /** A Surface A step (snake_case) as the domain takes it. */
-function stepOfA(s: StepA): StepInput {
+export function stepOfA(s: StepA): StepInput {
   const { delay_days: delayDays, auto_winner: autoWinner, ...rest } = s;
   return {
     ...rest,
@@ -83,7 +74,7 @@ function stepOfA(s: StepA): StepInput {
 }
 
 /** Surface A's audience (snake_case) as AudienceFilters: company_sizes and the seniority range are named differently. */
-function filtersOfA(audience: Body['audience']): AudienceFilters | undefined {
+export function filtersOfA(audience: Body['audience']): AudienceFilters | undefined {
   if (audience === undefined) return undefined;
   const { company_sizes: companySizes, seniority_min: seniorityMin, seniority_max: seniorityMax, ...rest } = audience;
   return {
@@ -92,18 +83,4 @@ function filtersOfA(audience: Body['audience']): AudienceFilters | undefined {
     ...(seniorityMin === undefined ? {} : { seniorityMin }),
     ...(seniorityMax === undefined ? {} : { seniorityMax }),
   };
-}
-
-function minutesOf(hhmm: string): number {
-  const [h, m] = hhmm.split(':').map(Number) as [number, number];
-  return h * 60 + m;
-}
-
-function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
 }

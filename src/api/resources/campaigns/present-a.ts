@@ -12,6 +12,7 @@ import type { Campaign } from '../../../db/models';
 import { campaignPageUrl } from '../../../config/public-urls';
 import { leadListsOf, stateCountsSnake } from './present-lead-control';
 import { sequenceA } from './present-sequence';
+import { daysView, LEAD_TIMEZONE, windowView } from './schedule-fields';
 import type { CampaignA, CampaignListResponseA, CampaignStatsA, CreatedCampaignA, DailyStatsA, PausedA, RepliesA, ResumedA } from './schemas-a';
 
 /**
@@ -33,12 +34,6 @@ function filtersA(f: AudienceFilters | null): FiltersA | null {
     ...(seniorityMin === undefined ? {} : { seniority_min: seniorityMin }),
     ...(seniorityMax === undefined ? {} : { seniority_max: seniorityMax }),
   };
-}
-
-/** Minutes after midnight as HH:MM (1440 is 24:00, the end of the day). */
-function clock(minutes: number): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
 }
 
 export function campaignA(c: CampaignReadModel, config: Pick<Config, 'publicBaseUrl'>, now = new Date()): Static<typeof CampaignA> {
@@ -64,8 +59,12 @@ export function campaignA(c: CampaignReadModel, config: Pick<Config, 'publicBase
       trial_days: c.trialDays,
       start_date: c.startDate,
       days_remaining: c.daysRemaining,
-      timezone: c.timezone,
-      send_window: { start: clock(c.sendWindowStartMinute), end: clock(c.sendWindowEndMinute) },
+      timezone: c.leadTimezones ? LEAD_TIMEZONE : c.timezone,
+      fallback_timezone: c.leadTimezones ? c.timezone : null,
+      send_window: windowView({ startMinute: c.sendWindowStartMinute, endMinute: c.sendWindowEndMinute }),
+      days: daysView(c.scheduleDays),
+      blackout_dates: [...c.blackoutDates],
+      skip_holidays: c.skipHolidays,
     },
     reporting: { frequency: c.reportingFrequency, email: c.reportingEmail, webhook_url: c.reportingWebhookUrl, next_report_at: iso(nextReportTime(c, now)) },
     stats: { emails_sent: c.emailsSent, delivered: c.delivered, opened: c.opened, replied: c.replied, meetings_booked: c.meetingsBooked },

@@ -7,6 +7,7 @@ import type { Config } from '../../../config/config';
 import { campaignPageUrl } from '../../../config/public-urls';
 import { leadListsOf, stateCountsCamel } from './present-lead-control';
 import { sequenceB } from './present-sequence';
+import { daysView, LEAD_TIMEZONE, windowView } from './schedule-fields';
 import type { CampaignB, CampaignStatsB, ResumedB, StoppedB } from './schemas-b';
 
 /**
@@ -47,6 +48,18 @@ export function campaignB(c: CampaignReadModel, config: Pick<Config, 'publicBase
     resumedAt: iso(c.resumedAt),
     completedAt: iso(c.completedAt),
     dashboardUrl: campaignPageUrl(config, c.id),
+    schedule: {
+      frequency: c.scheduleFrequency,
+      trialDays: c.trialDays,
+      startDate: c.startDate,
+      daysRemaining: c.daysRemaining,
+      timezone: c.leadTimezones ? LEAD_TIMEZONE : c.timezone,
+      fallbackTimezone: c.leadTimezones ? c.timezone : null,
+      sendWindow: windowView({ startMinute: c.sendWindowStartMinute, endMinute: c.sendWindowEndMinute }),
+      days: daysView(c.scheduleDays),
+      blackoutDates: [...c.blackoutDates],
+      skipHolidays: c.skipHolidays,
+    },
     reporting: { frequency: c.reportingFrequency, email: c.reportingEmail, nextReportAt: iso(nextReportTime(c, now)) },
     stats: { emailsSent: c.emailsSent, delivered: c.delivered, opened: c.opened, replied: c.replied, meetingsBooked: c.meetingsBooked },
     sources: { leadListIds: leadListsOf(c), audience, matchedLeads: c.audienceMatchedLeads },

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { SENTIMENTS } from '../../../db/models/reply';
 import { PageQuery, Pagination, Timestamp } from '../../http/common-schemas';
 import { StringEnum } from '../string-enum';
+import { ScheduleA, ScheduleView } from './schedule-schemas';
 import { SequenceBody, SequenceView, TrackingBody, TrackingView } from './sequence-schemas';
 import {
   AudienceFiltersSchema,
@@ -55,7 +56,6 @@ export const CampaignListResponseA = Type.Object(
 );
 
 const UsdLimit = (description: string) => Type.Number({ minimum: 0, maximum: 1_000_000, description });
-const HourMinute = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$', description: 'HH:MM, 24-hour clock.' });
 
 export const CreateCampaignBodyA = Type.Object(
   {
@@ -80,20 +80,7 @@ export const CreateCampaignBodyA = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    schedule: Type.Optional(
-      Type.Object(
-        {
-          frequency: Type.Optional(Type.Union([Type.Literal('daily'), Type.Literal('weekdays'), Type.Literal('weekly')], { description: 'Sending days. Default daily.' })),
-          trial_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
-          start_date: Type.Optional(Day('YYYY-MM-DD, from 1970-01-01 to 9999-12-31; nothing is sent before 00:00 UTC of this date.')),
-          timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone of the sending window. Default UTC.' })),
-          send_window: Type.Optional(
-            Type.Object({ start: HourMinute, end: HourMinute }, { additionalProperties: false, description: 'Local hours emails leave in. Default 09:00-17:00.' }),
-          ),
-        },
-        { additionalProperties: false },
-      ),
-    ),
+    schedule: Type.Optional(ScheduleA),
     reporting: Type.Optional(
       Type.Object(
         {
@@ -152,26 +139,7 @@ export const CampaignA = Type.Object(
       },
       { additionalProperties: false },
     ),
-    schedule: Type.Object(
-      {
-        frequency: Type.String({ description: 'daily, weekdays or weekly.' }),
-        trial_days: Nullable(Type.Integer({ minimum: 1 }), 'Null: no trial; the campaign runs until its leads are done or it is paused.'),
-        start_date: Nullable(Day('Nothing is sent before 00:00 UTC of this date.')),
-        days_remaining: Nullable(
-          Type.Integer({ minimum: 0 }),
-          'Trial days left: trial_days before the campaign has started, then the days (a day begun counts) until started_at + trial_days; 0 once the trial is over or the campaign has ended; null without a trial.',
-        ),
-        timezone: Type.String({ description: 'IANA time zone of the sending window.' }),
-        send_window: Type.Object(
-          {
-            start: Type.String({ pattern: '^[0-2][0-9]:[0-5][0-9]$', description: 'HH:MM, local time in `timezone`.' }),
-            end: Type.String({ pattern: '^[0-2][0-9]:[0-5][0-9]$', description: 'HH:MM (exclusive; 24:00 is the end of the day).' }),
-          },
-          { additionalProperties: false },
-        ),
-      },
-      { additionalProperties: false },
-    ),
+    schedule: ScheduleView('snake'),
     reporting: Type.Object(
       {
         frequency: Nullable(Type.String()),

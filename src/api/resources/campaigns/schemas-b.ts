@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { CAMPAIGN_STATUSES } from '../../../db/models/campaign';
 import { Timestamp } from '../../http/common-schemas';
 import { StringEnum } from '../string-enum';
+import { ScheduleB, ScheduleView } from './schedule-schemas';
 import { SequenceBody, SequenceView, TrackingBody, TrackingView } from './sequence-schemas';
 import {
   AudienceFiltersSchema,
@@ -49,6 +50,7 @@ export const CreateCampaignBodyB = Type.Object(
     sequence: Type.Optional(SequenceBody('camel')),
     tracking: Type.Optional(TrackingBody('camel')),
     plainTextOnly: Type.Optional(Type.Boolean({ description: 'Send a text/plain part only: no HTML, so no open beacon and no rewritten links (default false).' })),
+    schedule: Type.Optional(ScheduleB),
     ...LeadControlBody('camel').properties,
   },
   { additionalProperties: false },
@@ -83,6 +85,7 @@ export const CampaignB = Type.Object(
     resumedAt: Nullable(Timestamp, 'The last resume.'),
     completedAt: Nullable(Timestamp),
     dashboardUrl: DashboardUrl,
+    schedule: ScheduleView('camel'),
     reporting: Type.Object(
       {
         frequency: Nullable(Type.String({ description: 'daily, weekly or monthly.' })),

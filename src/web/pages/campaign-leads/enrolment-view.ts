@@ -19,6 +19,13 @@ export const STATE_LABELS: Readonly<Record<EnrolmentState, string>> = {
   skipped: 'Skipped',
 };
 
+/** Where the zone comes from, in words. */
+const ZONE_SOURCES: Readonly<Record<EnrolmentRow['timeZoneSource'], string>> = {
+  city: 'from their city',
+  country: 'from their country',
+  campaign: "the campaign's zone",
+};
+
 export interface EnrolmentRowView {
   readonly leadId: string;
   readonly email: string;
@@ -28,6 +35,8 @@ export interface EnrolmentRowView {
   readonly stateText: string;
   readonly step: string;
   readonly nextSend: string;
+  /** The zone the lead is written in, with where it comes from ('Asia/Tokyo, from their city'). */
+  readonly zone: string;
   readonly reason: string | null;
   /** The other campaign a skip names, linked from the reason. */
   readonly otherCampaignId: string | null;
@@ -57,6 +66,7 @@ export function enrolmentRowView(row: EnrolmentRow): EnrolmentRowView {
     stateText: STATE_LABELS[row.state] ?? row.state,
     step: row.step === null ? (row.state === 'queued' ? 'first email to go' : '—') : `step ${row.step} sent`,
     nextSend: active ? (row.nextSendDate === null ? 'next sending day' : day(row.nextSendDate)) : '—',
+    zone: `${row.timeZone}, ${ZONE_SOURCES[row.timeZoneSource]}`,
     reason: reasonText(row),
     otherCampaignId: str(row.detail?.campaign_id),
     removable: active,
