@@ -23,17 +23,18 @@ export interface SweepResult {
 const CONCURRENCY = 16;
 
 /**
- * At the worker's start: every campaign that has not ended and has a report email gets its report
- * schedule if it has none running. One query, then one start per campaign with an already running
- * schedule left alone, so a sweep that finds everything in place changes nothing. This covers a
- * create whose schedule start failed after the commit, and campaigns created before reports were
- * emailed (their first report covers the period in progress, from its start).
+ * At the worker's start: every campaign that has started, has not ended and has a report email gets
+ * its report schedule if it has none running (a draft gets its schedule when it is started). One
+ * query, then one start per campaign with an already running schedule left alone, so a sweep that
+ * finds everything in place changes nothing. This covers a create whose schedule start failed
+ * after the commit, and campaigns created before reports were emailed (their first report covers
+ * the period in progress, from its start).
  */
 export async function sweepReportSchedules(deps: SweepDeps): Promise<SweepResult> {
   const campaigns = await deps.sequelize.query<ReportingCampaign>(
     `SELECT id, account_id AS "accountId", reporting_frequency AS "reportingFrequency", timezone, created_at AS "createdAt"
        FROM campaigns
-      WHERE reporting_email IS NOT NULL AND reporting_email <> '' AND status NOT IN ('completed', 'failed')
+      WHERE reporting_email IS NOT NULL AND reporting_email <> '' AND status NOT IN ('draft', 'completed', 'failed')
       ORDER BY created_at`,
     { type: QueryTypes.SELECT },
   );

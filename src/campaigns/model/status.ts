@@ -3,8 +3,12 @@
  * and the API. Pure: types and constants only, so the workflow bundle may import it.
  */
 
-/** The six statuses of the spec; the workflow owns the live one and mirrors it to the database. */
-export const CAMPAIGN_STATUSES = ['starting', 'running', 'paused', 'budget_paused', 'completed', 'failed'] as const;
+/**
+ * The six statuses of the spec, and `draft`: a campaign stored but not started (a copy made with
+ * `start: false`), which has no workflow yet. The workflow owns the live status of every other
+ * campaign and records each transition to the database.
+ */
+export const CAMPAIGN_STATUSES = ['draft', 'starting', 'running', 'paused', 'budget_paused', 'completed', 'failed'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
 export type PauseReason = 'manual' | 'budget_exceeded' | 'quota_exceeded';

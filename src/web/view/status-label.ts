@@ -10,6 +10,7 @@ const REASONS: Readonly<Record<string, string>> = {
 };
 
 const STATUSES: Readonly<Record<CampaignStatus, string>> = {
+  draft: 'Draft (not started)',
   starting: 'Starting',
   running: 'Running',
   paused: 'Paused',
