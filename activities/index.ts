@@ -5,6 +5,7 @@ import { prepareCampaign } from './campaigns/prepare-campaign';
 import { recordCampaignTransition } from './campaigns/record-transition';
 import { sendCampaignBatch, sendEnrolledBatch } from './campaigns/send-batch';
 import { adoptLeadTracks } from './campaigns/adopt-lead-tracks';
+import { applyCampaignEdit } from './campaigns/apply-campaign-edit';
 import { endLeadSequence } from './campaigns/end-lead-sequence';
 import { enrolNewLeads } from './campaigns/enrol-new-leads';
 import type { ActivityDeps } from './deps';
@@ -32,6 +33,7 @@ export function createActivities(deps: ActivityDeps) {
     sendEnrolledBatch: sendEnrolledBatch(deps),
     endLeadSequence: endLeadSequence(deps),
     adoptLeadTracks: adoptLeadTracks(deps),
+    applyCampaignEdit: applyCampaignEdit(deps),
     decideVariantWinners: decideVariantWinners(deps),
     runWebhookDispatcher: runWebhookDispatcher(deps),
     attemptWebhookDelivery: attemptWebhookDelivery(deps),
@@ -56,6 +58,7 @@ export type CampaignWorkflowActivities = Pick<
   | 'sendEnrolledBatch'
   | 'endLeadSequence'
   | 'adoptLeadTracks'
+  | 'applyCampaignEdit'
 >;
 /** What the webhook workflows (dispatcher, delivery retries) proxy. */
 export type WebhookWorkflowActivities = Pick<Activities, 'runWebhookDispatcher' | 'attemptWebhookDelivery' | 'markWebhookDeliveryFailed'>;

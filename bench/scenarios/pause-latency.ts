@@ -10,8 +10,8 @@ import type { Scenario } from '../lib/scenario';
 import { intFromEnv } from '../lib/settings';
 import { percentile, waitUntil } from '../lib/wait-until';
 
-/** The spec's target: the pause is visible to a GET within this long, at p99. */
-const TARGET_P99_MS = 300;
+/** The target (issue 28): the pause, an Update the workflow records before it answers, is visible to a GET within this long, at p99. */
+const TARGET_P99_MS = 100;
 /** A pause not visible after this long is a failure of the run, not a slow sample. */
 const VISIBLE_TIMEOUT_MS = 10_000;
 
@@ -54,7 +54,7 @@ async function forEachLimited<T>(items: readonly T[], concurrency: number, fn: (
 interface PauseSample {
   /** POST start to the first GET that shows paused. */
   readonly visibleMs: number;
-  /** The POST alone (status written and workflow signalled in one transaction, then the answer). */
+  /** The POST alone (the workflow's Update: validated, recorded by its activity, then the answer). */
   readonly postMs: number;
   readonly gets: number;
 }
@@ -71,8 +71,8 @@ interface PauseSample {
  *          the POST's start to that GET's answer
  *
  * The two alternate per campaign, so both see the same background (the worker mirroring earlier
- * pauses). Afterwards every workflow must answer its status query with `paused` (the signal arrived).
- * Target: pause p99 < 300 ms.
+ * pauses). Afterwards every workflow must answer its status query with `paused`.
+ * Target: pause p99 < 100 ms.
  */
 export const pauseLatencyScenario: Scenario = {
   name: 'pause-latency',
@@ -154,7 +154,7 @@ export const pauseLatencyScenario: Scenario = {
       }
       const after = cpu();
 
-      // Paused everywhere: every workflow took the signal (its query answers from workflow state).
+      // Paused everywhere: every workflow decided the pause (its query answers from workflow state).
       client = new Client({ connection: await Connection.connect({ address: stack.temporalAddress }) });
       const notYet = new Set(measured);
       await waitUntil(
@@ -184,7 +184,7 @@ export const pauseLatencyScenario: Scenario = {
           '',
           `req/s = 1000 / mean latency: one operation at a time. ${measured.length} campaigns measured (+${warmup} warm-up), all 'running' when paused; ${ids.length} created and running in ${startupS.toFixed(0)} s`,
           '  pause       POST /campaigns/:id/pause start -> first GET /campaigns/:id answering status paused',
-          '  pause-post  the POST alone (status written and workflow signalled in one transaction)',
+          '  pause-post  the POST alone (the pause Update: validator, handler, the transition recorded by its activity, the answer)',
           '  get         GET /campaigns/:id of a running campaign (baseline, alternating with the pauses)',
           `pause p50 ${percentile(visible, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms: ${p99 < TARGET_P99_MS ? 'OK' : 'ABOVE TARGET'} (target p99 < ${TARGET_P99_MS} ms); ` +
             `pause - get at p50: ${(percentile(visible, 50) - percentile([...getMs].sort((a, b) => a - b), 50)).toFixed(1)} ms`,

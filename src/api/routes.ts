@@ -3,6 +3,8 @@ import { apiKeyRoutes } from './resources/api-keys/routes';
 import { audienceRoutes } from './resources/audiences/routes';
 import { campaignRoutesA } from './resources/campaigns/routes-a';
 import { campaignRoutesB } from './resources/campaigns/routes-b';
+import { campaignCopyRoutesA, campaignCopyRoutesB } from './resources/campaigns/routes-copy';
+import { campaignEditRoutes } from './resources/campaigns/routes-edit';
 import { campaignLeadRoutesA, campaignLeadRoutesB } from './resources/campaign-leads/routes';
 import { campaignReportRoutesA } from './resources/campaign-reports/routes-a';
 import { campaignReportRoutesB } from './resources/campaign-reports/routes-b';
@@ -38,6 +40,8 @@ export const RESOURCE_ROUTES: readonly AnyRoute[] = [
   ...meRoutes,
   ...apiKeyRoutes,
   ...campaignRoutesA,
+  ...campaignCopyRoutesA,
+  ...campaignEditRoutes,
   ...campaignLeadRoutesA,
   ...campaignReportRoutesA,
   ...leadListRoutesA,
@@ -58,6 +62,7 @@ export const RESOURCE_ROUTES: readonly AnyRoute[] = [
   ...companyRoutes,
   ...qualifyRoutes,
   ...campaignRoutesB,
+  ...campaignCopyRoutesB,
   ...campaignLeadRoutesB,
   ...campaignReportRoutesB,
   ...sequenceRoutes,

@@ -1,5 +1,5 @@
 /**
- * The campaigns table: the row a create inserts, the lock and status writes of pause and resume,
+ * The campaigns table: the row a create inserts, the lock a draft's start takes,
  * the owned-campaign lookup of every read by id, and the page of an account's campaigns. Every
  * read is scoped by account: another account's campaign is not found, exactly like a missing one
  * (neither is the caller's business), and both throw NotFoundError('campaign').
@@ -77,23 +77,6 @@ export async function lockOwnedCampaign(sequelize: Sequelize, tx: Transaction, a
   );
   if (row === undefined) throw new NotFoundError('campaign');
   return row;
-}
-
-/** Writes the status and stamps `column` with the commit's clock; returns that instant. */
-export async function setCampaignStatus(
-  sequelize: Sequelize,
-  tx: Transaction,
-  campaignId: string,
-  status: CampaignStatus,
-  reason: string | null,
-  column: 'paused_at' | 'resumed_at',
-): Promise<Date> {
-  const [row] = await sequelize.query<{ at: Date }>(
-    `UPDATE campaigns SET status = $2, status_reason = $3, ${column} = clock_timestamp(), updated_at = clock_timestamp()
-      WHERE id = $1 RETURNING ${column} AS at`,
-    { bind: [campaignId, status, reason], type: QueryTypes.SELECT, transaction: tx },
-  );
-  return (row as { at: Date }).at;
 }
 
 /** A campaign as a list shows it: the audience as stored (the count of the last planning, not one per request). */

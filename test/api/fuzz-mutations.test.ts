@@ -19,6 +19,9 @@ import { serverErrorsByRequestId } from '../../fuzz/service-log';
 import { testConfig } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { startTestDevServer, type TestDevServer } from '../support/temporal-dev';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { workflowBundle } from '../support/workflow-worker';
+import { FakeCampaignActivities } from '../workflows/support/fake-activities';
 
 /**
  * The bounded run of `npm run fuzz`'s mutation phase, in the suite: every operation of
@@ -26,9 +29,10 @@ import { startTestDevServer, type TestDevServer } from '../support/temporal-dev'
  * nesting, 1e400 and NaN as JSON text, lone surrogates, NUL, 100 KB strings, year 0000 and
  * 2026-02-30, null and wrong types: each value at least once, at members where it applies) and
  * a few hundred random cases from a fixed seed, a fifth of those without credentials.
- * Against the real app on a real socket, PostgreSQL and a Temporal dev server (creating or
- * pausing a campaign starts or signals its workflow; no worker runs them). Not one answer may be
- * a 5xx; a failure prints each request with the service's logged error.
+ * Against the real app on a real socket, PostgreSQL and a Temporal dev server. A worker runs the
+ * campaign workflows with fake activities (no scrape, no email leaves): pause, stop, resume and
+ * PATCH are Updates the workflow must answer. Not one answer may be a 5xx; a failure prints each
+ * request with the service's logged error.
  */
 const RANDOM_CASES = 300;
 const SEED = 20260101;
@@ -39,6 +43,9 @@ describe('fuzz (bounded): hostile input on every JSON route of both surfaces is 
   let db: TestDatabase;
   let temporal: TestDevServer;
   let client: TemporalClientProvider;
+  let workerConnection: NativeConnection;
+  let worker: Worker;
+  let workerRun: Promise<void>;
   let tracking: Tracking;
   let server: RunningHttpServer;
   let journalDir: string;
@@ -53,6 +60,15 @@ describe('fuzz (bounded): hostile input on every JSON route of both surfaces is 
     const config = testConfig({ TEMPORAL_TASK_QUEUE: `fuzz-${randomUUID()}` });
     const log = pino({ level: 'error' }, { write: (line: string) => void logLines.push(line) });
     client = new TemporalClientProvider({ address: temporal.address, namespace: 'default' });
+    workerConnection = await NativeConnection.connect({ address: temporal.address });
+    worker = await Worker.create({
+      connection: workerConnection,
+      namespace: 'default',
+      taskQueue: config.temporalTaskQueue,
+      workflowBundle: await workflowBundle(),
+      activities: new FakeCampaignActivities().activities(),
+    });
+    workerRun = worker.run();
     journalDir = await fs.mkdtemp(path.join(os.tmpdir(), 'outreach-fuzz-tracking-'));
     tracking = await startTracking({ sequelize: db.sequelize, config, log, journalDir });
     const built = buildApp({ config, sequelize: db.sequelize, log, temporal: client, tracking });
@@ -67,6 +83,9 @@ describe('fuzz (bounded): hostile input on every JSON route of both surfaces is 
     await server?.close(1_000);
     await tracking?.close();
     await client?.close();
+    worker?.shutdown();
+    await workerRun;
+    await workerConnection?.close();
     await temporal?.stop();
     await db?.drop();
     if (journalDir) await fs.rm(journalDir, { recursive: true, force: true });

@@ -62,6 +62,10 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /v1/blocklist': { value: 'spam.example' },
   'POST /campaigns/:id/reports': { email: 'boss@acme.example' },
   'POST /v1/campaigns/:id/reports': { email: 'boss@acme.example' },
+  'PATCH /campaigns/:id': { name: 'Renamed' },
+  'PATCH /v1/campaigns/:id': { name: 'Renamed' },
+  'POST /campaigns/:id/duplicate': { start: false },
+  'POST /v1/campaigns/:id/duplicate': { start: false },
   'POST /v1/sequences/preview': { sequence: [{ delayDays: 0, mode: 'template', subject: 'Hi', body: 'Hello {{ first_name | default: "there" }}' }], lead: { email: 'ada@acme.example' }, spamCheck: false },
 };
 

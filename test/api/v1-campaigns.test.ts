@@ -146,6 +146,19 @@ describe('campaigns on Surface B: /v1/campaigns (real Temporal dev server and wo
       resumedAt: null,
       completedAt: null,
       dashboardUrl: `${testConfig().publicBaseUrl}/dashboard/campaigns/${id}`,
+      // No schedule given: A's defaults (test/api/campaign-schedule.test.ts covers every member).
+      schedule: {
+        frequency: 'daily',
+        trialDays: null,
+        startDate: null,
+        daysRemaining: null,
+        timezone: 'UTC',
+        fallbackTimezone: null,
+        sendWindow: { start: '09:00', end: '17:00' },
+        days: null,
+        blackoutDates: [],
+        skipHolidays: false,
+      },
       reporting: { frequency: null, email: null, nextReportAt: null },
       stats: ZERO_STATS,
       // No lead lists, the lead-control defaults, no lead enrolled (test/api/campaign-leads.test.ts covers them).
@@ -173,7 +186,11 @@ describe('campaigns on Surface B: /v1/campaigns (real Temporal dev server and wo
       start_date: null,
       days_remaining: null,
       timezone: 'UTC',
+      fallback_timezone: null,
       send_window: { start: '09:00', end: '17:00' },
+      days: null,
+      blackout_dates: [],
+      skip_holidays: false,
     });
     // GET answers what the create answered.
     expect((await getB(apiKey, `/v1/campaigns/${id}`)).body).to.deep.equal({ ...res.body, status: onA.body.status });

@@ -2,7 +2,7 @@
  * The campaign workflow's activity proxies, typed from the implementations the worker registers:
  * an activity whose name or input changes there fails the typecheck here.
  */
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { CampaignWorkflowActivities } from '../../activities';
 
 // Database writes, lead search and the variant tests' figures: short (planning a day over 100,000 leads takes tens of
@@ -31,4 +31,13 @@ export const { sendCampaignBatch, sendEnrolledBatch } = proxyActivities<Campaign
   scheduleToCloseTimeout: '20 hours',
   heartbeatTimeout: '15 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '10 seconds' },
+});
+// What an Update's handler records before it answers (a user's pause, stop, resume or edit): run as
+// local activities, in the worker that runs the handler, so the answer waits for one workflow task
+// and the database write, not for the server to schedule and hand out an activity task. Both are
+// idempotent (a change is written once under its id), so a task retried on another worker after a
+// crash writes nothing twice.
+export const { recordCampaignTransition: recordTransitionNow, applyCampaignEdit: applyEditNow } = proxyLocalActivities<CampaignWorkflowActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
 });

@@ -1,7 +1,8 @@
-import { defineQuery, defineSignal } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { BudgetType, CampaignBudget, CampaignEvent, CampaignStatus, SendFrequency, SendWindow, SpendWindow } from '../../src/campaigns/model/status';
-import type { SequencePlan, VariantId } from '../../src/campaigns/model/sequence';
+import type { CampaignSequence, SequencePlan, VariantId } from '../../src/campaigns/model/sequence';
 import type { StepKind, StopFact } from '../../src/campaigns/model/templates';
+import type { CampaignSchedule } from '../../src/campaigns/model/schedule';
 
 /**
  * The campaign workflow's contract with the API (input, signals, queries) and the inputs and
@@ -23,6 +24,11 @@ export interface CampaignWorkflowInput {
   /** IANA time zone of the sending window. */
   readonly timezone?: string;
   readonly sendWindow?: SendWindow;
+  /**
+   * The whole schedule (per-weekday windows, blackout dates, holidays, lead zones). Absent in the
+   * input of campaigns created before it: they follow frequency, timezone and sendWindow above.
+   */
+  readonly schedule?: CampaignSchedule;
   readonly budget?: CampaignBudget;
   /**
    * The campaign's sequence as stored at create: when each step is due and which steps have a
@@ -97,6 +103,21 @@ export interface CarriedState {
   readonly enrolment?: boolean;
   /** Sequences under way (queued or in_sequence) as the last activity counted them (enrolment runs). */
   readonly activeLeads?: number;
+  /** The settings edits have changed since the run's input (absent: none were edited). */
+  readonly live?: LiveState;
+}
+
+/**
+ * The settings of a campaign as its edits left them, over the workflow's input: a member absent
+ * here is the input's. Carried by continue-as-new, so an edit outlives the run it arrived in.
+ */
+export interface LiveState {
+  /** null: the edit removed every limit. */
+  readonly budget?: CampaignBudget | null;
+  readonly schedule?: CampaignSchedule;
+  readonly sequence?: SequencePlan;
+  readonly trialDays?: number | null;
+  readonly startDate?: string | null;
 }
 
 /** What the status query returns: live status and counters, for operators and the API. */
@@ -125,6 +146,90 @@ export interface CampaignTransition {
   readonly at: string;
   /** Written to the outbox in the same transaction as the status. */
   readonly events?: readonly CampaignEvent[];
+  /** A move a user asked for (an Update): kept in the campaign's history of changes, same transaction. */
+  readonly change?: ChangeRecord;
+}
+
+/** Who asked for a change: the API key (by surface) or the dashboard session's key. */
+export interface ChangeActor {
+  readonly via: 'api_a' | 'api_b' | 'dashboard';
+  readonly keyId: string;
+  readonly keyPrefix: string;
+}
+
+/** One field's change, by its Surface A (snake_case) path; Surface B shows the path in camelCase. */
+export interface FieldChange {
+  readonly field: string;
+  readonly from: unknown;
+  readonly to: unknown;
+}
+
+/** A row of the campaign's history of changes, as an activity writes it. */
+export interface ChangeRecord {
+  /** Chosen by the API: a retried activity writes the row once. */
+  readonly id: string;
+  readonly kind: 'edit' | 'pause' | 'stop' | 'resume';
+  readonly by: ChangeActor;
+  readonly fields: readonly FieldChange[];
+}
+
+/** What the API sends with pause, stop and resume. */
+export interface ControlRequest {
+  readonly changeId: string;
+  readonly by: ChangeActor;
+}
+
+/** What the workflow decided: the campaign's status after the move, and when it was recorded. */
+export interface ControlOutcome {
+  readonly status: CampaignStatus;
+  readonly reason: string | null;
+  readonly at: string;
+}
+
+/**
+ * The campaign's settings the workflow acts on, as an edit replaces them (absent members: as
+ * before). The API has validated the request and computed the whole new value of each member.
+ */
+export interface LiveSettings {
+  readonly budget?: CampaignBudget | null;
+  readonly schedule?: CampaignSchedule;
+  readonly trialDays?: number | null;
+  readonly startDate?: string | null;
+}
+
+/**
+ * An edit of a campaign (PATCH): the new settings, the row's other columns that change (written by
+ * the activity, which the workflow passes them to untouched), the new steps if the sequence changes,
+ * and the history record.
+ */
+export interface CampaignEdit {
+  readonly change: ChangeRecord;
+  readonly settings: LiveSettings;
+  /** Columns of the campaigns row by their model names (name, audience, reporting, lead control ...). */
+  readonly columns: Readonly<Record<string, unknown>>;
+  /** The whole new sequence (future sends follow it; sent emails keep their content). */
+  readonly sequence?: CampaignSequence;
+  /**
+   * Steps sent to someone (the highest index + 1) as the API counted them: a sequence shorter than
+   * this is refused by the validator too (a sent step cannot be removed).
+   */
+  readonly sentSteps: number;
+}
+
+export interface EditOutcome extends ControlOutcome {
+  readonly sequenceVersion: number | null;
+}
+
+export interface ApplyEditInput {
+  readonly campaignId: string;
+  readonly accountId: string;
+  readonly edit: CampaignEdit;
+  readonly at: string;
+}
+
+export interface ApplyEditResult {
+  /** The new sequence's plan when the edit changed it (its version is the next of the campaign's). */
+  readonly sequence: SequencePlan | null;
 }
 
 export interface CampaignEventsInput {
@@ -276,6 +381,13 @@ export interface SendEnrolledInput {
   /** Items in one batch at most: a day with more runs several batches. */
   readonly maxItems: number;
   readonly budgetRemainingUsd: number | null;
+  /**
+   * The workflow's clock (epoch ms) and the campaign's schedule: rows are due only inside their own
+   * window on this instant (per-weekday hours, blackout dates, holidays of the lead's country, the
+   * lead's zone when the schedule says so). Absent (runs before schedules): `day` alone decides.
+   */
+  readonly at?: number;
+  readonly schedule?: CampaignSchedule;
 }
 
 export interface SendEnrolledResult {
@@ -296,6 +408,11 @@ export interface SendEnrolledResult {
   /** More may be due today: run another batch. */
   readonly more: boolean;
   readonly activeLeads: number;
+  /**
+   * With `at` and `schedule` given: the first instant after `at` at which an active row that is not
+   * sendable now enters its window (null: none within the search horizon). The workflow wakes then.
+   */
+  readonly nextWakeAt?: number | null;
 }
 
 export interface EndLeadSequenceInput {
@@ -342,6 +459,17 @@ export interface LeadRemovedSignal {
 }
 export const leadRemovedSignal = defineSignal<[LeadRemovedSignal]>('leadRemoved');
 export const statusQuery = defineQuery<CampaignStatusView>('status');
+
+/**
+ * Pause, stop, resume and edit as Temporal Updates: each validator refuses a move the status does
+ * not allow (or an invalid edit) before it enters the history, and the handler answers once the
+ * transition is recorded in the database, so the API returns what the workflow decided. The
+ * signals above remain for runs that still have them in their histories.
+ */
+export const pauseUpdate = defineUpdate<ControlOutcome, [ControlRequest]>('pauseCampaign');
+export const stopUpdate = defineUpdate<ControlOutcome, [ControlRequest]>('stopCampaign');
+export const resumeUpdate = defineUpdate<ControlOutcome, [ControlRequest]>('resumeCampaign');
+export const editUpdate = defineUpdate<EditOutcome, [CampaignEdit]>('editCampaign');
 
 /** Deterministic workflow id: one workflow per campaign. */
 export function campaignWorkflowId(campaignId: string): string {

@@ -3,9 +3,9 @@
  * the status query's answer and the Markdown the Temporal Web UI shows as current details.
  */
 import { BUDGET_TYPES, emptySpend, limitOf, type Spend } from '../../src/campaigns/model/budget-windows';
-import type { CampaignCounters, CampaignStatusView, CampaignWorkflowInput, CarriedState, LeadTrack } from './contract';
+import type { CampaignCounters, CampaignStatusView, CampaignWorkflowInput, CarriedState, LeadTrack, LiveState } from './contract';
 import type { CampaignBudget, CampaignStatus } from '../../src/campaigns/model/status';
-import type { VariantId } from '../../src/campaigns/model/sequence';
+import type { SequencePlan, VariantId } from '../../src/campaigns/model/sequence';
 
 export interface CampaignState {
   status: CampaignStatus;
@@ -34,6 +34,19 @@ export interface CampaignState {
   enrolment?: boolean;
   /** Sequences under way as the last activity counted them (enrolment runs). */
   activeLeads?: number;
+  /** The settings edits changed (see LiveState). */
+  live?: LiveState;
+}
+
+/** The sequence the campaign sends now: the last edit's, else the input's (absent for campaigns before stored sequences). */
+export function sequenceOf(input: CampaignWorkflowInput, s: CampaignState): SequencePlan | undefined {
+  return s.live?.sequence ?? input.sequence;
+}
+
+/** The budget in force: the last edit's (null: no limits), else the input's. */
+export function budgetOf(input: CampaignWorkflowInput, s: CampaignState): CampaignBudget | undefined {
+  if (s.live?.budget !== undefined) return s.live.budget ?? undefined;
+  return input.budget;
 }
 
 /** Sequences under way: counted by the activities (enrolment runs) or the leads the run tracks. */
@@ -87,8 +100,7 @@ export function carry(s: CampaignState): CarriedState {
 }
 
 /** The sequence in use, its steps passed over, and its variant tests. */
-function sequenceLine(input: CampaignWorkflowInput, s: CampaignState): string {
-  const plan = input.sequence!;
+function sequenceLine(plan: SequencePlan, s: CampaignState): string {
   const tests = plan.autoWinnerSteps.map((step) => `step ${step + 1}: ${s.winners?.[step] === undefined ? 'testing' : `variant ${s.winners[step]} won`}`);
   return [`**Sequence** version ${plan.version}, ${plan.steps.length} steps`, `${s.counters.stepsOmitted ?? 0} steps passed over`, ...(tests.length === 0 ? [] : [`**Variant tests** ${tests.join(', ')}`])].join(' · ');
 }
@@ -131,6 +143,7 @@ export function describe(input: CampaignWorkflowInput, s: CampaignState, budget:
     `**Stops** ${c.replied} replied, ${c.meetingsBooked} booked, ${c.unsubscribed} unsubscribed, ${c.bounced} bounced`,
     `**Spend** ${BUDGET_TYPES.map(money).join(' · ')} · total $${s.totalCostUsd.toFixed(4)}`,
     `**Milestones** ${s.milestonesReached.length === 0 ? 'none yet' : s.milestonesReached.join(', ')} · **Run** ${s.runs + 1}`,
-    ...(input.sequence === undefined ? [] : [sequenceLine(input, s)]),
+    ...(sequenceOf(input, s) === undefined ? [] : [sequenceLine(sequenceOf(input, s)!, s)]),
+    ...(s.live === undefined ? [] : ['**Edited** since it started: ' + Object.keys(s.live).join(', ')]),
   ].join('\n\n');
 }

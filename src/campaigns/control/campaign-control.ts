@@ -1,20 +1,20 @@
-import type { Client } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { randomUUID } from 'node:crypto';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { Config } from '../../config/config';
-import { toUsd, type CampaignStatus } from '../../db/models/campaign';
-import { ConflictError } from '../../errors/domain-errors';
-import { campaignWorkflowId, pauseSignal, resumeSignal, stopSignal } from '../../../workflows/campaign/contract';
-import { lockOwnedCampaign, setCampaignStatus } from '../campaign-repository';
-import { reachedBudgets } from '../model/budget-windows';
+import type { CampaignStatus } from '../../db/models/campaign';
+import { ConflictError, InvalidInputError } from '../../errors/domain-errors';
+import { campaignWorkflowId, pauseUpdate, resumeUpdate, stopUpdate, type ChangeActor, type ControlOutcome } from '../../../workflows/campaign/contract';
+import { ownedCampaign } from '../campaign-repository';
 import { moveAllowed, refusedMoveReason } from '../model/transitions';
 import { quotaUse } from '../quota';
-import { spendInWindows } from './spend-windows';
 import { TEMPORAL_CALL_MS } from './temporal-deadline';
 
 /**
- * Pause, stop and resume of a campaign. A campaign that is not the account's is a
- * NotFoundError('campaign'); a transition its status does not allow is a ConflictError whose
- * message says why.
+ * Pause, stop and resume of a campaign, as Updates of its workflow: the workflow alone decides
+ * and records the transition (its validator refuses a move the status does not allow, before it
+ * enters the history), and the answer is what it decided. A campaign that is not the account's is
+ * a NotFoundError('campaign'); a refused move is a ConflictError whose message says why.
  */
 
 export interface ControlDeps {
@@ -36,52 +36,73 @@ const IN_FLIGHT_POLL_MS = 10;
 /**
  * Pause (Surface A) and stop (Surface B): allowed from starting, running and budget_paused.
  *
- * The status is written and the workflow signalled inside one transaction holding the row's lock,
- * so the GET that follows already shows `paused`, and a failed signal leaves nothing changed (503).
- * Sending reserves each email under a share lock on the same row with `status = 'running'`, so
- * once this commits no new email of the campaign can start; the answer then waits (briefly) for
- * emails whose SMTP exchange had already begun. When the request returns, no further email of the
- * campaign is sent.
+ * The Update returns once the workflow has recorded `paused` in the campaign's row, so the GET that
+ * follows shows it. Sending reserves each email under a share lock on the same row with
+ * `status = 'running'`, so once that write commits no new email of the campaign can start; the
+ * answer then waits (briefly) for emails whose SMTP exchange had already begun. When the request
+ * returns, no further email of the campaign is sent.
  */
-export async function pauseCampaign(deps: ControlDeps, accountId: string, campaignId: string, via: 'pause' | 'stop' = 'pause'): Promise<ControlResult> {
-  const result = await deps.sequelize.transaction(async (tx) => {
-    const row = await lockOwnedCampaign(deps.sequelize, tx, accountId, campaignId);
-    if (!moveAllowed(via, row.status)) throw new ConflictError(refusedMoveReason(via, campaignId, row.status));
-    const at = await setCampaignStatus(deps.sequelize, tx, campaignId, 'paused', 'manual', 'paused_at');
-    const handle = deps.temporal.workflow.getHandle(campaignWorkflowId(campaignId));
-    await deps.temporal.withDeadline(Date.now() + TEMPORAL_CALL_MS, () => handle.signal(via === 'stop' ? stopSignal : pauseSignal, { at: at.toISOString() }));
-    return { id: campaignId, status: 'paused' as const, at };
-  });
+export async function pauseCampaign(deps: ControlDeps, accountId: string, campaignId: string, by: ChangeActor, via: 'pause' | 'stop' = 'pause'): Promise<ControlResult> {
+  const row = await ownedCampaign(accountId, campaignId);
+  refuseWithoutWorkflow(via, row.id, row.status);
+  const outcome = await askWorkflow(deps, campaignId, () =>
+    deps.temporal.workflow.getHandle(campaignWorkflowId(campaignId)).executeUpdate(via === 'stop' ? stopUpdate : pauseUpdate, { args: [{ changeId: newChangeId(), by }] }),
+  );
   await waitForInFlightSends(deps.sequelize, campaignId);
-  return result;
+  return { id: campaignId, status: outcome.status, at: new Date(outcome.at) };
 }
 
 /**
  * Resume: from paused (back to starting if it had not started; to budget_paused if a budget limit
- * is still reached), and from budget_paused only when every limit has room again. A campaign
- * paused because the plan's quota ran out resumes only once the quota has room again.
+ * is still reached), and from budget_paused only when every limit has room again (the workflow
+ * decides both). A campaign paused because the plan's quota ran out resumes only once the quota
+ * has room again: the quota is the account's, so this is checked here, before the Update.
  */
-export async function resumeCampaign(deps: ControlDeps, accountId: string, campaignId: string): Promise<ControlResult> {
-  return deps.sequelize.transaction(async (tx) => {
-    const row = await lockOwnedCampaign(deps.sequelize, tx, accountId, campaignId);
-    if (!moveAllowed('resume', row.status)) throw new ConflictError(refusedMoveReason('resume', campaignId, row.status));
-    const limits = { dailyUsd: toUsd(row.budget_max_daily_usd), weeklyUsd: toUsd(row.budget_max_weekly_usd), monthlyUsd: toUsd(row.budget_max_monthly_usd) };
-    const reached = reachedBudgets(await spendInWindows(deps.sequelize, campaignId, tx), limits);
-    if (row.status === 'budget_paused' && reached.length > 0) {
-      throw new ConflictError(`campaign ${campaignId} has reached its ${reached.join(' and ')} budget: it resumes by itself when that budget window resets (00:00 UTC, Monday or the 1st)`);
+export async function resumeCampaign(deps: ControlDeps, accountId: string, campaignId: string, by: ChangeActor): Promise<ControlResult> {
+  const row = await ownedCampaign(accountId, campaignId);
+  refuseWithoutWorkflow('resume', row.id, row.status);
+  if (row.status === 'paused' && row.statusReason === 'quota_exceeded') {
+    const quota = await quotaUse(deps.sequelize, deps.config, accountId);
+    if (quota.remaining === 0) {
+      throw new ConflictError(`the plan's ${quota.limit} emails for this month are used up: the campaign resumes by itself on the 1st (or upgrade the plan)`);
     }
-    if (row.status_reason === 'quota_exceeded') {
-      const quota = await quotaUse(deps.sequelize, deps.config, accountId, tx);
-      if (quota.remaining === 0) {
-        throw new ConflictError(`the plan's ${quota.limit} emails for this month are used up: the campaign resumes by itself on the 1st (or upgrade the plan)`);
-      }
+  }
+  const outcome = await askWorkflow(deps, campaignId, () =>
+    deps.temporal.workflow.getHandle(campaignWorkflowId(campaignId)).executeUpdate(resumeUpdate, { args: [{ changeId: newChangeId(), by }] }),
+  );
+  return { id: campaignId, status: outcome.status, at: new Date(outcome.at) };
+}
+
+/** A change's id, chosen here so the activity that records it writes it once. */
+export function newChangeId(): string {
+  return `chg_${randomUUID().replaceAll('-', '')}`;
+}
+
+/**
+ * A draft has no workflow yet, and a completed or failed campaign's workflow has ended: their
+ * moves are answered from the row (the same reasons the validators give).
+ */
+function refuseWithoutWorkflow(move: 'pause' | 'stop' | 'resume', campaignId: string, status: CampaignStatus): void {
+  if ((status === 'draft' || status === 'completed' || status === 'failed') && !moveAllowed(move, status)) throw new ConflictError(refusedMoveReason(move, campaignId, status));
+}
+
+/**
+ * Runs an Update within the Temporal deadline and maps what the workflow refused: `MoveRefused`
+ * is a ConflictError (409), `InvalidEdit` an InvalidInputError (400), each with the workflow's
+ * reason. Temporal being unreachable passes through (the route's withTemporal makes it a 503).
+ */
+export async function askWorkflow<T extends ControlOutcome>(deps: Pick<ControlDeps, 'temporal'>, campaignId: string, update: () => Promise<T>): Promise<T> {
+  try {
+    return await deps.temporal.withDeadline(Date.now() + TEMPORAL_CALL_MS, update);
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError) {
+      const cause = err.cause as (Error & { type?: string }) | undefined;
+      if (cause?.type === 'InvalidEdit') throw new InvalidInputError(cause.message);
+      if (cause?.type === 'MoveRefused') throw new ConflictError(cause.message);
+      throw new ConflictError(`campaign ${campaignId}: ${cause?.message ?? err.message}`);
     }
-    const status: CampaignStatus = row.started_at === null ? 'starting' : reached.length > 0 ? 'budget_paused' : 'running';
-    const at = await setCampaignStatus(deps.sequelize, tx, campaignId, status, status === 'budget_paused' ? 'budget_exceeded' : null, 'resumed_at');
-    const handle = deps.temporal.workflow.getHandle(campaignWorkflowId(campaignId));
-    await deps.temporal.withDeadline(Date.now() + TEMPORAL_CALL_MS, () => handle.signal(resumeSignal, { at: at.toISOString() }));
-    return { id: campaignId, status, at };
-  });
+    throw err;
+  }
 }
 
 /**

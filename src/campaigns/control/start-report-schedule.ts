@@ -1,6 +1,7 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Logger } from '../../log/logger';
 import { reportFrequencyOf } from '../model/report-schedule';
-import { reportScheduleWorkflowId, type ReportScheduleInput } from '../../../workflows/reports/contract';
+import { reportingChangedSignal, reportScheduleWorkflowId, type ReportScheduleInput } from '../../../workflows/reports/contract';
 import type { campaignReportScheduleWorkflow } from '../../../workflows/reports/schedule-workflow';
 
 /** What the report schedule is started from: a campaign row's reporting settings. */
@@ -36,5 +37,28 @@ export async function startReportSchedule(temporal: Client, taskQueue: string, c
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) return 'running';
     throw err;
+  }
+}
+
+/**
+ * After an edit of the campaign's reporting (or of its zone): the schedule follows the row. With
+ * an email, a running schedule is told its new frequency and zone, and one that is not running is
+ * started; without one, a running schedule is told, and ends. A report is never a reason to refuse
+ * the edit: a failure here is logged (the worker's sweep starts a missing schedule later).
+ */
+export async function refreshReportSchedule(temporal: Client, taskQueue: string, c: ReportingCampaign & { readonly reportingEmail: string | null }, log?: Logger): Promise<void> {
+  const handle = temporal.workflow.getHandle(reportScheduleWorkflowId(c.id));
+  const input = reportScheduleInputOf(c);
+  try {
+    if (c.reportingEmail === null || c.reportingEmail === '') {
+      await handle.signal(reportingChangedSignal, { hasEmail: false, frequency: input.frequency, timeZone: input.timeZone }).catch((err: unknown) => {
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+      });
+      return;
+    }
+    if ((await startReportSchedule(temporal, taskQueue, c)) === 'started') return;
+    await handle.signal(reportingChangedSignal, { hasEmail: true, frequency: input.frequency, timeZone: input.timeZone });
+  } catch (err) {
+    log?.warn({ err, campaignId: c.id }, 'report schedule not updated after an edit; the worker sweep starts a missing one');
   }
 }

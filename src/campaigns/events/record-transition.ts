@@ -1,5 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import type { CampaignTransition } from '../../../workflows/campaign/contract';
+import { insertChange } from '../edit/change-repository';
 import { endWithCampaign } from '../enrolment/enrolment-repository';
 import { readEventFills, writeCampaignEvents } from './campaign-events';
 
@@ -18,12 +19,12 @@ const TIMESTAMP_COLUMN: Partial<Record<CampaignTransition['status'], string>> = 
  * once. `started_at` keeps the first start; a resume (running after a pause) sets `resumed_at`
  * instead.
  *
- * A pause or resume the API committed after this transition's instant wins: the API writes the
- * row first and signals the workflow, so a transition the workflow had already under way (the
- * move to running while the target was being scraped) can reach the row after the pause. Writing
- * it then would show running until the workflow applies the pause, and a resume in between would
- * be refused. Such a transition leaves the status alone (its events are still written: it did
- * happen); the workflow applies the signal next and writes the row again. Completed and failed
+ * The workflow is the one writer of the status: it records its transitions one at a time, in the
+ * order it decides them (pause, stop and resume are Updates it applies). A transition whose
+ * instant is older than the row's last pause or resume leaves the status alone (its events are
+ * still written): that guards against an attempt of an earlier transition's activity that lands
+ * late, and kept the order while an older API wrote pauses itself. A user's move carries its
+ * change record, written in the same transaction (the campaign's history of changes). Completed and failed
  * always win: nothing comes after them, and the campaign's sequences still under way end with
  * them (endWithCampaign).
  */
@@ -32,7 +33,10 @@ export async function recordTransition(sequelize: Sequelize, t: CampaignTransiti
   const fills = await readEventFills(sequelize, t.campaignId, events);
   const column = TIMESTAMP_COLUMN[t.status];
   const sets = ['status = $2', 'status_reason = $3', 'updated_at = now()'];
-  if (t.status === 'running') {
+  if (t.change?.kind === 'resume') {
+    // A user's resume stamps resumed_at whatever it resumed to (starting, running or budget_paused).
+    sets.push(`resumed_at = $4`);
+  } else if (t.status === 'running') {
     sets.push(`started_at = COALESCE(started_at, $4)`);
     sets.push(`resumed_at = CASE WHEN started_at IS NOT NULL AND started_at <> $4 THEN $4 ELSE resumed_at END`);
   } else if (column !== undefined) {
@@ -46,6 +50,7 @@ export async function recordTransition(sequelize: Sequelize, t: CampaignTransiti
       { bind: [t.campaignId, t.status, t.reason, t.at, terminal], transaction: tx },
     );
     await writeCampaignEvents(sequelize, tx, { campaignId: t.campaignId, accountId: t.accountId, at: t.at, source: `transition:${t.status}`, events }, fills);
+    if (t.change !== undefined) await insertChange(sequelize, tx, t.campaignId, t.accountId, t.change, t.at);
     if (terminal) await endWithCampaign(sequelize, tx, t.campaignId);
   });
 }

@@ -17,6 +17,10 @@ import * as m20261129090000 from './20261129090000-lead-lists';
 import * as m20261129091000 from './20261129091000-blocklist';
 import * as m20261129092000 from './20261129092000-lead-verification';
 import * as m20261129093000 from './20261129093000-enrolment';
+import * as m20261130090000 from './20261130090000-schedule-rules';
+import * as m20261130091000 from './20261130091000-idempotency';
+import * as m20261130092000 from './20261130092000-campaign-changes';
+import * as m20261130093000 from './20261130093000-campaign-drafts';
 
 export interface Migration {
   readonly name: string;
@@ -44,4 +48,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261129091000-blocklist', ...m20261129091000 },
   { name: '20261129092000-lead-verification', ...m20261129092000 },
   { name: '20261129093000-enrolment', ...m20261129093000 },
+  { name: '20261130090000-schedule-rules', ...m20261130090000 },
+  { name: '20261130091000-idempotency', ...m20261130091000 },
+  { name: '20261130092000-campaign-changes', ...m20261130092000 },
+  { name: '20261130093000-campaign-drafts', ...m20261130093000 },
 ];

@@ -8,7 +8,8 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { History } from '@temporalio/common/lib/proto-utils';
 import type { SequencePlan } from '../../../src/campaigns/model/sequence';
-import { leadFactSignal, leadRemovedSignal, pauseSignal, resumeSignal, stopSignal, type CampaignStatusView } from '../../../workflows/campaign/contract';
+import { editUpdate, leadFactSignal, leadRemovedSignal, pauseSignal, pauseUpdate, resumeSignal, resumeUpdate, stopSignal, type CampaignEdit, type CampaignStatusView } from '../../../workflows/campaign/contract';
+import type { CampaignSchedule } from '../../../src/campaigns/model/schedule';
 import { at, daysInMonth, DAY, firstDateAfter, HOUR, MINUTE, plusDays, type CampaignCtx, type CampaignHarness, type CampaignSetup } from '../support/campaign-harness';
 import { leadId, type FakeOptions } from '../support/fake-activities';
 
@@ -69,6 +70,20 @@ const writtenPlan = (delays: readonly number[], autoWinnerSteps: number[] = []):
   version: 1,
   steps: delays.map((delayDays, i) => ({ delayDays, kind: i === 0 ? 'first' : i === delays.length - 1 ? 'breakup' : 'follow_up' })),
   autoWinnerSteps,
+});
+
+const by = { via: 'api_a', keyId: 'key_fixture', keyPrefix: 'fixture' } as const;
+/** An edit as the API sends it (its change record's fields are the history's, not the workflow's concern). */
+const anEdit = (id: string, e: Partial<CampaignEdit>): CampaignEdit => ({ change: { id, kind: 'edit', by, fields: [] }, settings: {}, columns: {}, sentSteps: 0, ...e });
+const schedule = (s: Partial<CampaignSchedule>): CampaignSchedule => ({
+  frequency: 'daily',
+  timezone: 'UTC',
+  leadTimezones: false,
+  window: { startMinute: 9 * 60, endMinute: 17 * 60 },
+  days: null,
+  blackoutDates: [],
+  skipHolidays: false,
+  ...s,
 });
 
 const futureStart = async (h: CampaignHarness, daysAhead: number): Promise<string> => {
@@ -238,6 +253,55 @@ export const SCENARIOS: readonly Scenario[] = [
         if (asked.join(' ') !== expected.join(' ')) throw new Error(`scenario variant-test asked ${asked.join(' ')}, not ${expected.join(' ')}`);
         return result;
       });
+    },
+  },
+  {
+    // Pause, resume and edits as Updates: a resume refused while running (never in the history);
+    // paused at S 12:00 and resumed at S+1 12:00 (S+1's sending follows at once); the daily budget
+    // lowered to $0 (budget_paused at once) and removed (running); then new steps, weekday windows
+    // of 10:00-16:00 and a trial of 4 days; trial end at S+4.
+    name: 'edited-campaign',
+    record: async (h) => {
+      const startDate = firstDateAfter(await h.now(), () => true);
+      const setup = { startDate, trialDays: 6, sequence: writtenPlan([0, 2, 3]), schedule: schedule({}) };
+      return recordCampaign(h, 'edited-campaign', setup, { leadPool: 3, costPerEmailUsd: 0.01 }, { status: 'completed', reason: 'trial_ended' }, async ({ handle }) => {
+        await h.sleepUntil(at(startDate, '12:00'));
+        await handle.executeUpdate(resumeUpdate, { args: [{ changeId: 'chg_refused', by }] }).then(
+          () => Promise.reject(new Error('a resume of a running campaign was accepted')),
+          () => undefined,
+        );
+        await handle.executeUpdate(pauseUpdate, { args: [{ changeId: 'chg_pause', by }] });
+        await h.sleepUntil(at(plusDays(startDate, 1), '12:00'));
+        await handle.executeUpdate(resumeUpdate, { args: [{ changeId: 'chg_resume', by }] });
+        await settle(h);
+        await handle.executeUpdate(editUpdate, { args: [anEdit('chg_budget_0', { settings: { budget: { dailyUsd: 0, weeklyUsd: null, monthlyUsd: null } } })] });
+        await handle.executeUpdate(editUpdate, { args: [anEdit('chg_budget_none', { settings: { budget: null } })] });
+        const steps = [0, 1, 2, 3].map((delayDays) => ({ delayDays, variants: [{ id: 'A' as const, weight: 1, mode: 'template' as const, subject: delayDays === 0 ? 'Hi' : null, body: `Step ${delayDays}`, instructions: null }], autoWinner: null }));
+        await handle.executeUpdate(editUpdate, {
+          args: [
+            anEdit('chg_steps', {
+              sequence: { source: 'custom', template: null, steps } as unknown as CampaignEdit['sequence'],
+              sentSteps: 1,
+              settings: { trialDays: 4, schedule: schedule({ days: { '1': { startMinute: 600, endMinute: 960 }, '2': { startMinute: 600, endMinute: 960 }, '3': { startMinute: 600, endMinute: 960 }, '4': { startMinute: 600, endMinute: 960 }, '5': { startMinute: 600, endMinute: 960 } } }) },
+            }),
+          ],
+        });
+        return h.resultBy(handle, at(plusDays(startDate, 4)) + MINUTE);
+      });
+    },
+  },
+  {
+    // timezone "lead": every lead in their own window. The (fake) batch says the next lead's window
+    // opens 6 hours later the same UTC day; the campaign wakes then, and at the start of each day
+    // (UTC, its fallback zone) to plan; trial end at S+2.
+    name: 'lead-zone',
+    record: async (h) => {
+      const startDate = firstDateAfter(await h.now(), () => true);
+      const nextWakeAt = (now: number): number | null => (now % DAY < 12 * HOUR ? now + 6 * HOUR : null);
+      const setup = { startDate, trialDays: 2, schedule: schedule({ leadTimezones: true, timezone: 'Europe/Berlin' }) };
+      return recordCampaign(h, 'lead-zone', setup, { leadPool: 4, nextWakeAt }, { status: 'completed', reason: 'trial_ended' }, ({ handle }) =>
+        h.resultBy(handle, at(plusDays(startDate, 2)) + MINUTE),
+      );
     },
   },
 ];

@@ -18,6 +18,7 @@ import { Context } from '@temporalio/activity';
 import type { CampaignWorkflowActivities } from '../../../activities';
 import type {
   AdoptLeadTracksInput,
+  ApplyEditInput,
   BatchItem,
   BatchItemResult,
   CampaignEventsInput,
@@ -41,6 +42,7 @@ import type {
 import { applyBatch, dueItems, newLead } from '../../../workflows/campaign/sequence';
 import type { CampaignEvent, CampaignStatus } from '../../../src/campaigns/model/status';
 import type { StopFact } from '../../../src/campaigns/model/templates';
+import { planOf } from '../../../src/campaigns/model/sequence';
 
 /** When and from which workflow run an activity was called (simulated time of its scheduling). */
 export interface CallInfo {
@@ -104,6 +106,11 @@ export interface FakeOptions {
   readonly winners?: (input: DecideWinnersInput, call: CallInfo) => DecideWinnersResult['decided'];
   /** Thrown by sendCampaignBatch before it does anything, when it returns an error. */
   readonly failBatch?: (input: SendBatchInput, call: CallInfo) => Error | undefined;
+  /**
+   * A lead-zone campaign's next wake, as the real batch computes it from its leads' zones (given the
+   * workflow's instant `at`): null, or absent, when no other lead's window is to come.
+   */
+  readonly nextWakeAt?: (at: number) => number | null;
 }
 
 export const leadId = (n: number): string => `lead-${String(n).padStart(4, '0')}`;
@@ -123,6 +130,11 @@ export class FakeCampaignActivities {
   readonly stopFacts = new Map<string, StopFact>();
   /** Every call of any activity, in order: for "nothing was called before ...". */
   readonly calls: Array<{ readonly name: keyof CampaignWorkflowActivities } & CallInfo> = [];
+
+  /** Edits the workflow applied (the Update's activity), in order. */
+  readonly edits: ApplyEditInput[] = [];
+  /** The sequence version the last edit made (a campaign starts at 1). */
+  private sequenceVersion = 1;
 
   /** The in-memory enrolment table: leads whose sequence is under way, in the order they were enrolled. */
   tracks: LeadTrack[] = [];
@@ -157,6 +169,13 @@ export class FakeCampaignActivities {
       sendEnrolledBatch: async (input) => this.sendEnrolled(input),
       endLeadSequence: async (input) => this.endLeadSequence(input),
       adoptLeadTracks: async (input) => this.adoptLeadTracks(input),
+      applyCampaignEdit: async (input) => {
+        this.call('applyCampaignEdit');
+        this.edits.push(input);
+        if (input.edit.sequence === undefined) return { sequence: null };
+        this.sequenceVersion += 1;
+        return { sequence: planOf(input.edit.sequence, this.sequenceVersion) };
+      },
       decideVariantWinners: async (input) => {
         const call = this.call('decideVariantWinners');
         const result = { decided: this.options.winners?.(input, call) ?? [] };
@@ -216,7 +235,8 @@ export class FakeCampaignActivities {
     const follow = due.filter((i) => i.step > 0); // a track past its first step: a follow-up
     const firsts = due.filter((i) => !follow.includes(i)).slice(0, Math.max(0, input.firstEmailsLeft));
     const items = [...follow, ...firsts].slice(0, input.maxItems);
-    const empty = { selected: 0, sent: 0, contacted: 0, finished: 0, omitted: 0, firstEmailsTaken: 0, stops: [], costUsd: 0, halted: null, more: false, activeLeads: this.tracks.length };
+    const wake = input.at !== undefined && this.options.nextWakeAt !== undefined ? { nextWakeAt: this.options.nextWakeAt(input.at) } : {};
+    const empty = { selected: 0, sent: 0, contacted: 0, finished: 0, omitted: 0, firstEmailsTaken: 0, stops: [], costUsd: 0, halted: null, more: false, activeLeads: this.tracks.length, ...wake };
     if (items.length === 0) {
       this.call('sendEnrolledBatch');
       return empty;
@@ -242,6 +262,7 @@ export class FakeCampaignActivities {
       halted: batch.halted,
       more: items.length >= input.maxItems && batch.halted === null && !batch.results.some((r) => r.outcome === 'deferred'),
       activeLeads: this.tracks.length,
+      ...wake,
     };
   }
 

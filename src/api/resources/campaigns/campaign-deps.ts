@@ -1,4 +1,5 @@
 import type { ControlDeps } from '../../../campaigns/control/campaign-control';
+import type { EditDeps } from '../../../campaigns/edit/edit-campaign';
 import { readAudienceText } from '../../../campaigns/audience/llm-reader';
 import type { StartDeps } from '../../../campaigns/control/start-campaign';
 import type { PreviewDeps } from '../../../campaigns/sequences/preview';
@@ -15,6 +16,11 @@ export function startDeps(deps: AppDeps): StartDeps {
     log: deps.log,
     readAudience: (accountId, text) => readAudienceText({ sequelize: deps.sequelize, config: deps.config, log: deps.log }, accountId, text),
   };
+}
+
+/** What an edit needs: the control's, and where a report schedule it starts runs and logs. */
+export function editDeps(deps: AppDeps): EditDeps {
+  return { sequelize: deps.sequelize, temporal: deps.temporal.get(), taskQueue: deps.config.temporalTaskQueue, log: deps.log };
 }
 
 export function controlDeps(deps: AppDeps): ControlDeps {

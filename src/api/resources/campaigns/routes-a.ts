@@ -1,5 +1,6 @@
 import { campaignListPage, ownedCampaign } from '../../../campaigns/campaign-repository';
 import { pauseCampaign, resumeCampaign } from '../../../campaigns/control/campaign-control';
+import { actorOf } from '../../../campaigns/edit/actor';
 import { startCampaign } from '../../../campaigns/control/start-campaign';
 import { readCampaign } from '../../../campaigns/reporting/campaign-read-model';
 import { campaignStats } from '../../../campaigns/reporting/campaign-stats';
@@ -62,6 +63,7 @@ const create = defineRoute({
   path: '/campaigns',
   auth: 'a',
   operationId: 'createCampaign',
+  idempotent: true,
   summary: 'Create a campaign and start its workflow',
   description:
     'Stores the campaign (status starting) and starts its durable workflow `campaign-<id>`: it waits for `schedule.start_date`, scrapes the target, plans its first leads, then moves to running and sends on its schedule. An unknown `mcp` is a 400 that lists the valid templates.',
@@ -90,7 +92,7 @@ const pause = defineRoute({
   responses: { 200: { description: 'The campaign, paused', schema: PausedA } },
   errors: [409, 503],
   handler: async ({ params }, { auth, deps }) => ({
-    body: pausedA(await withTemporal('pause the campaign', () => pauseCampaign(controlDeps(deps), auth.accountId, params.id))),
+    body: pausedA(await withTemporal('pause the campaign', () => pauseCampaign(controlDeps(deps), auth.accountId, params.id, actorOf(auth, 'api_a')))),
   }),
 });
 
@@ -107,7 +109,7 @@ const resume = defineRoute({
   responses: { 200: { description: 'The campaign, resumed', schema: ResumedA } },
   errors: [409, 503],
   handler: async ({ params }, { auth, deps }) => ({
-    body: resumedA(await withTemporal('resume the campaign', () => resumeCampaign(controlDeps(deps), auth.accountId, params.id))),
+    body: resumedA(await withTemporal('resume the campaign', () => resumeCampaign(controlDeps(deps), auth.accountId, params.id, actorOf(auth, 'api_a')))),
   }),
 });
 

@@ -1,5 +1,6 @@
 import { ownedCampaign } from '../../../campaigns/campaign-repository';
 import { pauseCampaign, resumeCampaign } from '../../../campaigns/control/campaign-control';
+import { actorOf } from '../../../campaigns/edit/actor';
 import { startCampaign } from '../../../campaigns/control/start-campaign';
 import { readCampaign, readCampaignPage } from '../../../campaigns/reporting/campaign-read-model';
 import { campaignStats } from '../../../campaigns/reporting/campaign-stats';
@@ -29,6 +30,7 @@ const create = defineRoute({
   path: '/v1/campaigns',
   auth: 'b',
   operationId: 'v1CreateCampaign',
+  idempotent: true,
   summary: 'Create a campaign and start its workflow',
   description:
     'Stores the campaign (status starting) and starts its durable workflow, as POST /campaigns does: it scrapes brandUrl, plans its first ' +
@@ -149,7 +151,7 @@ const stop = defineRoute({
   responses: { 200: { description: 'The campaign, stopped (status paused)', schema: StoppedB } },
   errors: [404, 409, 503],
   handler: async ({ params }, { auth, deps }) => ({
-    body: stoppedB(await withTemporal('stop the campaign', () => pauseCampaign(controlDeps(deps), auth.accountId, params.id, 'stop'))),
+    body: stoppedB(await withTemporal('stop the campaign', () => pauseCampaign(controlDeps(deps), auth.accountId, params.id, actorOf(auth, 'api_b'), 'stop'))),
   }),
 });
 
@@ -167,7 +169,7 @@ const resume = defineRoute({
   responses: { 200: { description: 'The campaign, resumed', schema: ResumedB } },
   errors: [404, 409, 503],
   handler: async ({ params }, { auth, deps }) => ({
-    body: resumedB(await withTemporal('resume the campaign', () => resumeCampaign(controlDeps(deps), auth.accountId, params.id))),
+    body: resumedB(await withTemporal('resume the campaign', () => resumeCampaign(controlDeps(deps), auth.accountId, params.id, actorOf(auth, 'api_b')))),
   }),
 });
 

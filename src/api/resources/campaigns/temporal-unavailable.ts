@@ -1,13 +1,14 @@
-import { ServiceError, WorkflowNotFoundError } from '@temporalio/client';
+import { ServiceError, WorkflowNotFoundError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import { serviceUnavailable } from '../../http/errors';
 
 /**
  * Errors that mean "Temporal could not be reached or refused for now", not "the request is wrong":
- * a connection failure or deadline (ServiceError), or a workflow that is not there, which for a
- * stored campaign means its namespace was reset; the client may retry either later.
+ * a connection failure or deadline (ServiceError, or an Update's call that timed out), or a
+ * workflow that is not there, which for a stored campaign means its namespace was reset; the
+ * client may retry either later.
  */
 export function isTemporalUnavailable(err: unknown): boolean {
-  return err instanceof ServiceError || err instanceof WorkflowNotFoundError;
+  return err instanceof ServiceError || err instanceof WorkflowNotFoundError || err instanceof WorkflowUpdateRPCTimeoutOrCancelledError;
 }
 
 /**
