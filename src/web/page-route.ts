@@ -61,6 +61,8 @@ interface ActionSpec {
   readonly summary: string;
   /** The form's fields, `_csrf` excluded. */
   readonly form?: TSchema;
+  /** The largest form taken (default 16 KB); a form that carries long texts (a sequence) needs more. */
+  readonly maxBytes?: number;
   readonly handler: (input: Input, ctx: PageContext) => Promise<PageResult>;
 }
 
@@ -142,7 +144,7 @@ export function defineAction(spec: ActionSpec): AnyRoute {
     operationId: `action ${spec.path}`,
     summary: spec.summary,
     tags: ['dashboard'],
-    rawBody: { contentTypes: ['application/x-www-form-urlencoded'], maxBytes: MAX_FORM_BYTES, mode: 'buffer', description: 'An HTML form' },
+    rawBody: { contentTypes: ['application/x-www-form-urlencoded'], maxBytes: spec.maxBytes ?? MAX_FORM_BYTES, mode: 'buffer', description: 'An HTML form' },
     responses: { 303: { description: 'Back to the page' }, 200: { description: 'HTML page', contentType: 'text/html' } },
     handler: async ({ raw }, { deps, log, koa }) => {
       const session = await sessionOf(koa, deps);

@@ -1,6 +1,7 @@
 import type { AnyRoute } from '../api/http/route';
 import { accountPageRoutes } from './pages/account';
 import { campaignPageRoutes } from './pages/campaign-page';
+import { campaignEditRoutes } from './pages/campaign-edit';
 import { campaignListRoutes } from './pages/campaign-list';
 import { campaignLeadsRoutes } from './pages/campaign-leads';
 import { leadListPageRoutes } from './pages/lead-lists';
@@ -9,4 +10,4 @@ import { signInRoutes } from './pages/sign-in';
 import { staticRoutes } from './static-files';
 
 /** Every page and form of the dashboard, served by the API process under /dashboard. */
-export const WEB_ROUTES: readonly AnyRoute[] = [...signInRoutes, ...staticRoutes, ...campaignListRoutes, ...campaignPageRoutes, ...campaignLeadsRoutes, ...leadListPageRoutes, ...blocklistPageRoutes, ...accountPageRoutes];
+export const WEB_ROUTES: readonly AnyRoute[] = [...signInRoutes, ...staticRoutes, ...campaignListRoutes, ...campaignPageRoutes, ...campaignEditRoutes, ...campaignLeadsRoutes, ...leadListPageRoutes, ...blocklistPageRoutes, ...accountPageRoutes];

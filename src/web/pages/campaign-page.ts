@@ -1,10 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { AnyRoute } from '../../api/http/route';
-import { controlDeps, previewDeps } from '../../api/resources/campaigns/campaign-deps';
+import { controlDeps, previewDeps, startDeps } from '../../api/resources/campaigns/campaign-deps';
 import { campaignExport } from '../../api/resources/campaigns/export-file';
 import { withTemporal } from '../../api/resources/campaigns/temporal-unavailable';
 import { ownedCampaign } from '../../campaigns/campaign-repository';
 import { pauseCampaign, resumeCampaign } from '../../campaigns/control/campaign-control';
+import { duplicateCampaign } from '../../campaigns/control/duplicate-campaign';
+import { startDraft } from '../../campaigns/control/start-draft';
+import { actorOf } from '../../campaigns/edit/actor';
 import { previewCampaign } from '../../campaigns/sequences/preview-requests';
 import { NotFoundError } from '../../errors/domain-errors';
 import { findStoredLead } from '../../leads/lead-repository';
@@ -19,7 +22,9 @@ import { PREVIEW_HEADERS, previewReport, sendReportNow } from '../../api/resourc
 /**
  * The page of one campaign (`dashboard_url`), its controls, its export and its report-now
  * button. Every change goes through the service the API uses (pause, stop and resume through
- * campaign-control, which signals the workflow), so the page can do nothing the API cannot.
+ * campaign-control, which asks the workflow; duplicate and start as POST .../duplicate with
+ * start false and POST .../start do), so the page can do nothing the API cannot. The edit form
+ * and the history of changes are in campaign-edit/.
  */
 
 /** What an action's redirect may say; anything else in the query is ignored. */
@@ -28,6 +33,10 @@ const NOTICES: Readonly<Record<string, string>> = {
   stopped: 'The campaign is stopped (paused): no further email of it is sent until you resume it.',
   resumed: 'The campaign is resumed.',
   report: 'A report for the period so far is on its way to the reporting address.',
+  edited: 'Your changes are saved: the campaign follows them from its next sending slot. They are listed under Changes.',
+  unchanged: 'Nothing was changed: the form held the campaign\'s values as they are.',
+  copied: 'A draft copy was created: edit it if you like, then start it. Nothing is sent until you do.',
+  started: 'The campaign is starting: its workflow runs and it sends on its schedule.',
   ...DELIVERY_NOTICES,
 };
 
@@ -78,7 +87,7 @@ const pause = defineAction({
   path: '/dashboard/campaigns/:id/pause',
   summary: 'Pause a campaign',
   handler: async ({ params }, { deps, session }) => {
-    await withTemporal('pause the campaign', () => pauseCampaign(controlDeps(deps), session.accountId, params.id ?? ''));
+    await withTemporal('pause the campaign', () => pauseCampaign(controlDeps(deps), session.accountId, params.id ?? '', actorOf(session, 'dashboard')));
     return back(params.id ?? '', 'paused');
   },
 });
@@ -87,7 +96,7 @@ const stop = defineAction({
   path: '/dashboard/campaigns/:id/stop',
   summary: 'Stop a campaign',
   handler: async ({ params }, { deps, session }) => {
-    await withTemporal('stop the campaign', () => pauseCampaign(controlDeps(deps), session.accountId, params.id ?? '', 'stop'));
+    await withTemporal('stop the campaign', () => pauseCampaign(controlDeps(deps), session.accountId, params.id ?? '', actorOf(session, 'dashboard'), 'stop'));
     return back(params.id ?? '', 'stopped');
   },
 });
@@ -96,8 +105,27 @@ const resume = defineAction({
   path: '/dashboard/campaigns/:id/resume',
   summary: 'Resume a campaign',
   handler: async ({ params }, { deps, session }) => {
-    await withTemporal('resume the campaign', () => resumeCampaign(controlDeps(deps), session.accountId, params.id ?? ''));
+    await withTemporal('resume the campaign', () => resumeCampaign(controlDeps(deps), session.accountId, params.id ?? '', actorOf(session, 'dashboard')));
     return back(params.id ?? '', 'resumed');
+  },
+});
+
+const duplicate = defineAction({
+  path: '/dashboard/campaigns/:id/duplicate',
+  summary: 'Copy a campaign into a draft',
+  handler: async ({ params }, { deps, session }) => {
+    // A draft never touches Temporal: the copy starts only when someone presses Start on it.
+    const copy = await duplicateCampaign(startDeps(deps), session.accountId, params.id ?? '', { start: false, via: 'a' });
+    return back(copy.id, 'copied');
+  },
+});
+
+const start = defineAction({
+  path: '/dashboard/campaigns/:id/start',
+  summary: 'Start a draft',
+  handler: async ({ params }, { deps, session }) => {
+    await withTemporal('start the campaign', () => startDraft(startDeps(deps), session.accountId, params.id ?? ''));
+    return back(params.id ?? '', 'started');
   },
 });
 
@@ -129,4 +157,4 @@ const exportFile = definePage({
   },
 });
 
-export const campaignPageRoutes: readonly AnyRoute[] = [exportFile, reportPreviewPage, page, pause, stop, resume, reportNow];
+export const campaignPageRoutes: readonly AnyRoute[] = [exportFile, reportPreviewPage, page, pause, stop, resume, start, duplicate, reportNow];

@@ -4,8 +4,11 @@ import type { Config } from '../../../config/config';
 import { ownedCampaign } from '../../../campaigns/campaign-repository';
 import { spendInWindows } from '../../../campaigns/control/spend-windows';
 import { campaignDeliveries, type DeliveryLogPage } from '../account';
-import { addDays, isoWeekday, localDate, localInstant, nextSendSlot } from '../../../campaigns/model/calendar';
-import { BUDGET_TYPES, type BudgetType, type SendFrequency } from '../../../campaigns/model/status';
+import { changesPage, type StoredChange } from '../../../campaigns/edit/change-repository';
+import { addDays, isoWeekday, localDate, localInstant } from '../../../campaigns/model/calendar';
+import { nextScheduleSlot } from '../../../campaigns/model/schedule';
+import { scheduleOfRow } from '../../../campaigns/model/schedule-row';
+import { BUDGET_TYPES, type BudgetType } from '../../../campaigns/model/status';
 import { allowedMoves, type CampaignMove } from '../../../campaigns/model/transitions';
 import { campaignStats, type CampaignStats } from '../../../campaigns/reporting/campaign-stats';
 import { readCampaignSettings, type CampaignReadModel } from '../../../campaigns/reporting/campaign-read-model';
@@ -26,6 +29,7 @@ export const CHART_DAYS = 30;
 export const PAGE_REPLIES = 10;
 export const PAGE_REPORTS = 10;
 export const PAGE_DELIVERIES = 10;
+export const PAGE_CHANGES = 10;
 
 export interface BudgetWindowView {
   readonly window: BudgetType;
@@ -49,6 +53,8 @@ export interface CampaignPageData {
   readonly reportsTotal: number;
   /** The campaign's latest webhook deliveries (the account's log filtered to it). */
   readonly deliveries: DeliveryLogPage;
+  /** The latest changes (edits, pauses, stops, resumes), newest first, and how many there are. */
+  readonly changes: { readonly rows: readonly StoredChange[]; readonly total: number };
   /** Local date of the next sending day; null when the campaign will not send again. */
   readonly nextSendDay: string | null;
   /** Epoch ms of the next scheduled report; null without a reporting email or once it ended. */
@@ -57,21 +63,17 @@ export interface CampaignPageData {
   readonly workflowUrl: string | null;
 }
 
-const ENDED = new Set(['completed', 'failed']);
+/** Statuses that will not send again on their own: ended, or a draft not started. */
+const NOT_SENDING = new Set(['completed', 'failed', 'draft']);
 
 function nextSendDay(c: CampaignReadModel, now: number): string | null {
-  if (ENDED.has(c.status)) return null;
+  if (NOT_SENDING.has(c.status)) return null;
   const today = localDate(now, c.timezone);
-  // A campaign sends from its start date (or its creation day), weekly ones on that weekday.
+  // A campaign sends from its start date (or its creation day), weekly ones on that weekday, in
+  // its weekdays' windows when it has them, never on a blackout date.
   const first = c.startDate ?? localDate(c.createdAt.getTime(), c.timezone);
   const from = first > today ? localInstant(first, 0, c.timezone) : now;
-  return nextSendSlot(from, {
-    frequency: c.scheduleFrequency as SendFrequency,
-    timeZone: c.timezone,
-    window: { startMinute: c.sendWindowStartMinute, endMinute: c.sendWindowEndMinute },
-    anchorWeekday: isoWeekday(first),
-    lastTickDay: null,
-  }).day;
+  return nextScheduleSlot(from, scheduleOfRow(c), isoWeekday(first), null)?.day ?? null;
 }
 
 /** The Web UI's page of one workflow: <ui>/namespaces/<ns>/workflows/<workflow id>. */
@@ -84,7 +86,7 @@ export function workflowUiUrl(config: Pick<Config, 'temporalUiUrl' | 'temporalNa
 export async function campaignPageData(sequelize: Sequelize, config: Config, accountId: string, campaignId: string, now = new Date()): Promise<CampaignPageData> {
   const row = await ownedCampaign(accountId, campaignId);
   const today = localDate(now.getTime(), row.timezone);
-  const [settings, stats, days, stepReport, spend, replies, reports, deliveries] = await Promise.all([
+  const [settings, stats, days, stepReport, spend, replies, reports, deliveries, changes] = await Promise.all([
     readCampaignSettings(sequelize, accountId, campaignId, now),
     campaignStats(sequelize, row, now),
     dailyActivity(sequelize, campaignId, addDays(today, -(CHART_DAYS - 1)), today, row.timezone),
@@ -93,6 +95,7 @@ export async function campaignPageData(sequelize: Sequelize, config: Config, acc
     repliesPage(sequelize, campaignId, { page: 1, perPage: PAGE_REPLIES }),
     reportPage(sequelize, campaignId, PAGE_REPORTS, 0),
     campaignDeliveries(sequelize, accountId, campaignId, PAGE_DELIVERIES),
+    changesPage(sequelize, campaignId, { limit: PAGE_CHANGES, offset: 0 }),
   ]);
   // The headline counts are the statistics' own: the facts are counted once for the whole page.
   const { emailsSent, delivered, opened, replied, meetingsBooked } = stats.counts;
@@ -117,6 +120,7 @@ export async function campaignPageData(sequelize: Sequelize, config: Config, acc
     reports: reports.reports,
     reportsTotal: reports.total,
     deliveries,
+    changes,
     nextSendDay: nextSendDay(campaign, now.getTime()),
     nextReportAt: nextReportTime(campaign, now)?.getTime() ?? null,
     workflowUrl: workflowUiUrl(config, campaignId),

@@ -1,5 +1,7 @@
 import { CATEGORY_LABEL } from '../../../campaigns/reporting/report-view';
+import { moveAllowed } from '../../../campaigns/model/transitions';
 import type { PreviewStep } from '../../../campaigns/sequences/preview';
+import { changeRow, weekdayWindowsText } from '../campaign-edit/change-view';
 import { describeFilters } from '../../view/describe-filters';
 import { count, dateTime, day, percent, usd } from '../../view/format';
 import { safeHtml } from '../../view/safe-html';
@@ -68,6 +70,7 @@ export async function campaignView(d: CampaignPageData, preview: StepPreviewView
       }),
     };
   });
+  const sendZone = c.leadTimezones ? `each lead's own time (else ${zone})` : zone;
   return {
     id: c.id,
     name: c.name,
@@ -83,6 +86,7 @@ export async function campaignView(d: CampaignPageData, preview: StepPreviewView
       ['Id', c.id],
     ],
     moves: d.moves,
+    canEdit: moveAllowed('edit', c.status),
     budgetPaused: c.status === 'budget_paused',
     figures,
     costs: [
@@ -118,7 +122,11 @@ export async function campaignView(d: CampaignPageData, preview: StepPreviewView
     },
     schedule: {
       frequency: c.scheduleFrequency,
-      window: `${clock(c.sendWindowStartMinute)}–${clock(c.sendWindowEndMinute)} ${zone}`,
+      window: `${clock(c.sendWindowStartMinute)}–${clock(c.sendWindowEndMinute)} ${sendZone}`,
+      zone: sendZone,
+      days: c.scheduleDays === null ? null : weekdayWindowsText(c.scheduleDays),
+      blackoutDates: c.blackoutDates.length === 0 ? null : c.blackoutDates.join(', '),
+      skipHolidays: c.skipHolidays,
       startDate: day(c.startDate),
       nextSendDay: day(d.nextSendDay),
       trial: c.trialDays === null ? null : `${c.trialDays} days${c.daysRemaining === null ? '' : `, ${c.daysRemaining} left`}`,
@@ -155,6 +163,8 @@ export async function campaignView(d: CampaignPageData, preview: StepPreviewView
     },
     workflowUrl: d.workflowUrl,
     deliveries: d.deliveries,
+    changes: d.changes.rows.map((r) => changeRow(r, zone)),
+    changesTotal: d.changes.total,
   };
 }
 
