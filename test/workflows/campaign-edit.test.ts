@@ -2,7 +2,7 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { expect } from 'chai';
 import { editUpdate, pauseUpdate, resumeUpdate, statusQuery, stopUpdate, type CampaignEdit, type ChangeActor } from '../../workflows/campaign/contract';
 import type { CampaignSequence } from '../../src/campaigns/model/sequence';
-import { at, CampaignHarness, firstDateAfter, plusDays, weekday, type CampaignHandle } from './support/campaign-harness';
+import { aSchedule, at, CampaignHarness, firstDateAfter, plusDays, weekday, type CampaignHandle } from './support/campaign-harness';
 
 /**
  * A campaign changed while it runs (time-skipping, fake activities): pause, stop and resume are
@@ -108,12 +108,11 @@ describe('campaign workflow: Updates and edits (time-skipping)', function () {
 
   it('a new schedule: sends only on the weekdays it names, in their hours, from the next slot on; one that can never send waits without failing', async () => {
     const startDate = firstDateAfter(await h.now(), (d) => weekday(d) === 1);
-    const schedule = (days: CampaignEdit['settings']['schedule'] extends infer S ? S : never) => days;
     await h.campaign({ startDate, trialDays: 14 }, {}, async ({ fake, handle }) => {
       await h.sleepUntil(at(startDate, '10:00'));
       // From Tuesday on: Wednesdays only, 14:00-15:00 UTC.
       await handle.executeUpdate(editUpdate, {
-        args: [edit({ settings: { schedule: schedule({ frequency: 'daily', timezone: 'UTC', leadTimezones: false, window: { startMinute: 540, endMinute: 1020 }, days: { '3': { startMinute: 840, endMinute: 900 } }, blackoutDates: [], skipHolidays: false }) } })],
+        args: [edit({ settings: { schedule: aSchedule({ days: { '3': { startMinute: 840, endMinute: 900 } } }) } })],
       });
       await h.sleepUntil(at(plusDays(startDate, 7), '23:00'));
       const later = fake.batches.filter((b) => b.calledAt > at(startDate, '23:59'));
@@ -126,7 +125,7 @@ describe('campaign workflow: Updates and edits (time-skipping)', function () {
       // Wednesdays only, every Wednesday of the next year blacked out: no day ever comes.
       const wednesdays = Array.from({ length: 60 }, (_, i) => plusDays(startDate, 9 + 7 * i));
       await handle.executeUpdate(editUpdate, {
-        args: [edit({ settings: { schedule: schedule({ frequency: 'daily', timezone: 'UTC', leadTimezones: false, window: { startMinute: 540, endMinute: 1020 }, days: { '3': { startMinute: 840, endMinute: 900 } }, blackoutDates: wednesdays, skipHolidays: false }) } })],
+        args: [edit({ settings: { schedule: aSchedule({ days: { '3': { startMinute: 840, endMinute: 900 } }, blackoutDates: wednesdays }) } })],
       });
       const count = fake.batches.length;
       await h.sleepUntil(at(plusDays(startDate, 13), '12:00'));

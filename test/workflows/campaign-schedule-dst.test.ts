@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import type { CampaignSchedule } from '../../src/campaigns/model/schedule';
-import { CampaignHarness, plusDays } from './support/campaign-harness';
+import { aSchedule, CampaignHarness, plusDays } from './support/campaign-harness';
 
 /**
  * A campaign's schedule over days of simulated time (time-skipping, fake activities): sending
@@ -14,16 +13,7 @@ describe('campaign workflow schedules across DST changes (time-skipping)', funct
   before(() => h.start());
   after(() => h.stop());
 
-  const schedule = (s: Partial<CampaignSchedule>): CampaignSchedule => ({
-    frequency: 'daily',
-    timezone: 'UTC',
-    leadTimezones: false,
-    window: { startMinute: 9 * 60, endMinute: 17 * 60 },
-    days: null,
-    blackoutDates: [],
-    skipHolidays: false,
-    ...s,
-  });
+  const schedule = aSchedule;
   /** The instants (ISO, to the minute) batches began at, each once: one a sending day (the clock only moves forward in a file, so the tests run in date order). */
   const openings = (batches: ReadonlyArray<{ calledAt: number }>): string[] => [...new Set(batches.map((b) => new Date(b.calledAt).toISOString().slice(0, 16)))].sort();
 

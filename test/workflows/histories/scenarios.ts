@@ -9,8 +9,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { History } from '@temporalio/common/lib/proto-utils';
 import type { SequencePlan } from '../../../src/campaigns/model/sequence';
 import { editUpdate, leadFactSignal, leadRemovedSignal, pauseSignal, pauseUpdate, resumeSignal, resumeUpdate, stopSignal, type CampaignEdit, type CampaignStatusView } from '../../../workflows/campaign/contract';
-import type { CampaignSchedule } from '../../../src/campaigns/model/schedule';
-import { at, daysInMonth, DAY, firstDateAfter, HOUR, MINUTE, plusDays, type CampaignCtx, type CampaignHarness, type CampaignSetup } from '../support/campaign-harness';
+import { aSchedule, at, daysInMonth, DAY, firstDateAfter, HOUR, MINUTE, plusDays, type CampaignCtx, type CampaignHarness, type CampaignSetup } from '../support/campaign-harness';
 import { leadId, type FakeOptions } from '../support/fake-activities';
 
 export interface RecordedHistory {
@@ -75,16 +74,7 @@ const writtenPlan = (delays: readonly number[], autoWinnerSteps: number[] = []):
 const by = { via: 'api_a', keyId: 'key_fixture', keyPrefix: 'fixture' } as const;
 /** An edit as the API sends it (its change record's fields are the history's, not the workflow's concern). */
 const anEdit = (id: string, e: Partial<CampaignEdit>): CampaignEdit => ({ change: { id, kind: 'edit', by, fields: [] }, settings: {}, columns: {}, sentSteps: 0, ...e });
-const schedule = (s: Partial<CampaignSchedule>): CampaignSchedule => ({
-  frequency: 'daily',
-  timezone: 'UTC',
-  leadTimezones: false,
-  window: { startMinute: 9 * 60, endMinute: 17 * 60 },
-  days: null,
-  blackoutDates: [],
-  skipHolidays: false,
-  ...s,
-});
+const schedule = aSchedule;
 
 const futureStart = async (h: CampaignHarness, daysAhead: number): Promise<string> => {
   const now = await h.now();

@@ -11,6 +11,7 @@ import { campaignWorkflowId, statusQuery, type CampaignStatusView, type Campaign
 import { TimeSkippingHarness } from '../../support/time-skipping-harness';
 import { createTestWorker } from '../../support/workflow-worker';
 import { FakeCampaignActivities, type FakeOptions } from './fake-activities';
+import type { CampaignSchedule } from '../../../src/campaigns/model/schedule';
 
 export const DAY = 86_400_000;
 export const HOUR = 3_600_000;
@@ -87,3 +88,15 @@ export function firstDateAfter(now: number, ok: (date: string) => boolean): stri
 
 /** Whole days from `from` to `to` (dates). */
 export const daysBetween = (from: string, to: string): number => Math.round((at(to) - at(from)) / DAY);
+
+/** A schedule in the campaign's own zone (UTC, every day 09:00-17:00 unless `s` says otherwise). */
+export const aSchedule = (s: Partial<CampaignSchedule> = {}): CampaignSchedule => ({
+  frequency: 'daily',
+  timezone: 'UTC',
+  leadTimezones: false,
+  window: { startMinute: 9 * 60, endMinute: 17 * 60 },
+  days: null,
+  blackoutDates: [],
+  skipHolidays: false,
+  ...s,
+});
