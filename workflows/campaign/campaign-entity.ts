@@ -488,6 +488,8 @@ export class CampaignEntity {
     for (let batch = 0; ; batch++) {
       const result = await this.sendEnrolled(template, day);
       if (result === null) return 'done';
+      // Even a batch that found nothing due says when a lead's window opens next (lead zones).
+      if (result.nextWakeAt !== undefined) this.leadWakeAt = result.nextWakeAt;
       if (batch === 0 && result.selected === 0) return this.scheduleComplete() ? 'complete' : 'done';
       this.applyEnrolledResult(result);
       await this.celebrateMilestones();
@@ -536,7 +538,6 @@ export class CampaignEntity {
     for (const fact of result.stops) countStop(s.counters, fact);
     s.plannedToday += result.firstEmailsTaken;
     s.activeLeads = result.activeLeads;
-    if (result.nextWakeAt !== undefined) this.leadWakeAt = result.nextWakeAt;
     this.spend(result.costUsd);
     this.refreshDetails();
   }
