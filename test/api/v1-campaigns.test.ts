@@ -279,7 +279,7 @@ describe('campaigns on Surface B: /v1/campaigns (real Temporal dev server and wo
       ['perPage=0', /perPage/],
       ['perPage=101', /perPage/],
       ['page=0', /page/],
-      ['status=archived', /must be one of "starting", "running", "paused", "budget_paused", "completed", "failed"/],
+      ['status=archived', /must be one of "draft", "starting", "running", "paused", "budget_paused", "completed", "failed"/],
       ['per_page=5', /unknown field "per_page"/],
     ] as const) {
       const res = await getB<V1List>(apiKey, `/v1/campaigns?${query}`);

@@ -127,14 +127,13 @@ describe('webhook delivery across worker and API restarts (real stack)', functio
       for (const w of workers) await w.shutdown();
       const before = receiver.received.length;
 
-      // A second API process takes a reply (written to the outbox by the API itself) and a pause
-      // (the workflow writes campaign.paused when a worker runs it again), then stops.
+      // A second API process takes a reply (written to the outbox by the API itself), then stops.
+      // (A pause is an Update the workflow must answer: it needs a worker, and follows below.)
       const other = await startTestApi(t.db.sequelize, { temporalAddress: t.temporal.address, env: { ...t.env, TEMPORAL_TASK_QUEUE: taskQueue() } });
       apis.push(other);
       const otherApi = campaignApi(t, () => other.baseUrl);
       const sent = await until('the campaign\'s email', () => t.sink.messages.find((m) => m.to.includes(account.lead.email)));
       const replyId = await otherApi.reply(sent, `${account.lead.name} <${account.lead.email}>`, 'Happy to talk next week, what suits you?');
-      await otherApi.pause(account.apiKey, campaignId);
       await other.close();
 
       const waiting = await t.db.sequelize.query<{ event: string }>(
@@ -146,6 +145,7 @@ describe('webhook delivery across worker and API restarts (real stack)', functio
       expect(receiver.received, 'nothing is posted while no worker runs').to.have.length(before);
 
       await newWorker();
+      await api.pause(account.apiKey, campaignId);
       await receiver.waitFor(before + 2, 60_000);
       await sleep(2_000);
       const got = receiver.received.slice(before);

@@ -112,7 +112,9 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A day of the calendar, YYYY-MM-DD (no 2026-02-30, no month 13), from 1970-01-01 on as every date of the API is. */
 export function isCalendarDate(text: string): boolean {
-  return typeof text === 'string' && DATE.test(text) && text >= '1970-01-01' && utcDate(startOfUtcDate(text)) === text;
+  if (typeof text !== 'string' || !DATE.test(text) || text < '1970-01-01') return false;
+  const ms = startOfUtcDate(text);
+  return Number.isFinite(ms) && utcDate(ms) === text;
 }
 
 /** Minutes after midnight as HH:MM (1440 is 24:00, the end of the day). */

@@ -22,24 +22,30 @@ export interface ChangeRow {
   readonly fields: ReadonlyArray<{ readonly field: string; readonly from: string; readonly to: string }>;
 }
 
+type Hours = { start: string; end: string };
+/** A window as the history keeps it: the surfaces' HH:MM. */
+const isWindow = (x: unknown): x is Hours => typeof x === 'object' && x !== null && typeof (x as Hours).start === 'string' && typeof (x as Hours).end === 'string' && Object.keys(x).length === 2;
+const hours = (w: Hours): string => `${w.start}–${w.end}`;
+
 type Minutes = { startMinute: number; endMinute: number };
-const isWindow = (x: unknown): x is Minutes => typeof x === 'object' && x !== null && typeof (x as Minutes).startMinute === 'number' && typeof (x as Minutes).endMinute === 'number';
-const hours = (w: Minutes): string => `${clockOf(w.startMinute)}–${clockOf(w.endMinute)}`;
+const isMinutes = (x: unknown): x is Minutes => typeof x === 'object' && x !== null && typeof (x as Minutes).startMinute === 'number' && typeof (x as Minutes).endMinute === 'number';
 
 /**
- * `schedule.days` as stored (ISO weekday keys, minutes) in words, Monday first: "Wed 14:00–18:00,
- * Fri 09:00–12:00"; null when the object is not of that shape.
+ * Per-weekday windows in words, Monday first: "Wed 14:00–18:00, Fri 09:00–12:00". Takes either
+ * shape: the row's (ISO weekday keys, minutes: the campaign page) or the history's (the surfaces'
+ * {wed: {start, end}}); null when the object is neither.
  */
 export function weekdayWindowsText(days: Readonly<Record<string, unknown>>): string | null {
   const keys = Object.keys(days);
-  if (keys.some((k) => !/^[1-7]$/.test(k) || !isWindow(days[k]))) return null;
-  return keys
-    .sort()
-    .map((k) => {
-      const day = WEEKDAY_NAMES[Number(k) - 1]!;
-      return `${day[0]!.toUpperCase()}${day.slice(1)} ${hours(days[k] as Minutes)}`;
-    })
-    .join(', ');
+  const fromRow = keys.every((k) => /^[1-7]$/.test(k) && isMinutes(days[k]));
+  const fromHistory = keys.every((k) => (WEEKDAY_NAMES as readonly string[]).includes(k) && isWindow(days[k]));
+  if (!fromRow && !fromHistory) return null;
+  return WEEKDAY_NAMES.flatMap((day, i) => {
+    const w = fromRow ? days[String(i + 1)] : days[day];
+    if (w === undefined) return [];
+    const text = fromRow ? `${clockOf((w as Minutes).startMinute)}–${clockOf((w as Minutes).endMinute)}` : hours(w as Hours);
+    return [`${day[0]!.toUpperCase()}${day.slice(1)} ${text}`];
+  }).join(', ');
 }
 
 function short(text: string): string {
