@@ -84,7 +84,7 @@ export async function startCampaign(deps: StartDeps, given: NewCampaign, sequenc
  * refused for its reports. If Temporal does not take the start now, the worker's sweep at its next
  * start finds the campaign without a schedule and starts it (src/worker/report-schedule-sweep.ts).
  */
-async function startReports(deps: StartDeps, campaign: Campaign): Promise<void> {
+export async function startReports(deps: Pick<StartDeps, 'temporal' | 'taskQueue' | 'log'>, campaign: Campaign): Promise<void> {
   try {
     await deps.temporal.withDeadline(Date.now() + TEMPORAL_CALL_MS, () => startReportSchedule(deps.temporal, deps.taskQueue, campaign));
   } catch (err) {

@@ -10,8 +10,7 @@ import { campaignWorkflowId } from '../../../workflows/campaign/contract';
 import { lockOwnedCampaign } from '../campaign-repository';
 import { planOf, type CampaignSequence } from '../model/sequence';
 import { moveAllowed, refusedMoveReason } from '../model/transitions';
-import type { StartDeps } from './start-campaign';
-import { startReportSchedule } from './start-report-schedule';
+import { startReports, type StartDeps } from './start-campaign';
 import { TEMPORAL_CALL_MS } from './temporal-deadline';
 import { workflowInputOf } from './workflow-input';
 
@@ -56,16 +55,4 @@ async function storedSequence(sequelize: Sequelize, transaction: Transaction, ca
     transaction,
   });
   return row?.sequence ?? null;
-}
-
-/**
- * Its emailed reports, after the commit and outside it, as for a create: a failed start is
- * logged and the worker's sweep at its next start starts the schedule.
- */
-async function startReports(deps: Pick<StartDeps, 'temporal' | 'taskQueue' | 'log'>, campaign: Campaign): Promise<void> {
-  try {
-    await deps.temporal.withDeadline(Date.now() + TEMPORAL_CALL_MS, () => startReportSchedule(deps.temporal, deps.taskQueue, campaign));
-  } catch (err) {
-    deps.log?.warn({ err, campaignId: campaign.id }, 'report schedule not started; the worker sweep will start it');
-  }
 }
