@@ -14,6 +14,7 @@ export type ResourceName =
   | 'company'
   | 'lead'
   | 'mailbox'
+  | 'reply'
   | 'webhook_delivery';
 
 const RESOURCE_LABEL: Record<ResourceName, string> = {
@@ -23,6 +24,7 @@ const RESOURCE_LABEL: Record<ResourceName, string> = {
   company: 'Company',
   lead: 'Lead',
   mailbox: 'Mailbox',
+  reply: 'Reply',
   webhook_delivery: 'Webhook delivery',
 };
 

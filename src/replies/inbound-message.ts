@@ -16,6 +16,8 @@ export interface InboundMessage {
   readonly date: Date | null;
   /** The plain text body, or the text mailparser derived from the HTML when there is no plain part. */
   readonly text: string;
+  /** The HTML part as received (not sanitised), or null when the message has none. */
+  readonly html: string | null;
   readonly contentType: string;
   readonly contentTypeParams: Readonly<Record<string, string>>;
   /** Lower-cased header name to its first raw value (as text). */
@@ -69,6 +71,8 @@ export function fromParsed(mail: ParsedMail): InboundMessage {
     references: messageIdsIn(mail.references),
     date: mail.date instanceof Date && !Number.isNaN(mail.date.getTime()) ? mail.date : null,
     text: mail.text ?? '',
+    // skipTextToHtml: `html` is the message's own HTML part, never one derived from the text.
+    html: typeof mail.html === 'string' && mail.html !== '' ? mail.html : null,
     contentType: (ct?.value ?? 'text/plain').toLowerCase(),
     contentTypeParams: ct?.params ?? {},
     header: (name) => headerText(mail.headers.get(name.toLowerCase())),

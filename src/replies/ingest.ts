@@ -43,7 +43,10 @@ export class UnusableMessage extends Error {
   override readonly name = 'UnusableMessage';
 }
 
-/** Stored body text is bounded; the preview and the classifier only read the start anyway. */
+/**
+ * Stored bodies are bounded; the preview and the classifier only read the start of the text anyway,
+ * and the HTML is only shown (sanitised, which copes with markup cut short).
+ */
 const MAX_BODY_CHARS = 200_000;
 
 /** A message without a Message-ID still needs an idempotency key: the digest of its bytes. */
@@ -120,6 +123,7 @@ export async function ingestInbound(deps: InboundDeps, raw: Buffer): Promise<Ing
     messageId,
     inReplyTo: msg.inReplyTo[0] ?? bounce?.originalMessageId ?? null,
     bodyText: msg.text.slice(0, MAX_BODY_CHARS),
+    bodyHtml: msg.html?.slice(0, MAX_BODY_CHARS) ?? null,
     preview: previewOf(visible),
     lead: owner.lead,
     qualification,

@@ -3,6 +3,7 @@ import type { StopFact } from '../campaigns/model/templates';
 import { recordEmailFact } from '../sending/email-event-repository';
 import { emitEvent } from '../webhooks/outbox-repository';
 import { normalizeEmail, suppressAddress } from '../suppressions/suppression-repository';
+import { replyReceivedData } from './reply-received-event';
 import type { NewReply } from './reply-repository';
 import type { SentEmail } from './sent-email';
 
@@ -19,9 +20,6 @@ import type { SentEmail } from './sent-email';
 export async function applyReply(sequelize: Sequelize, tx: Transaction, reply: NewReply, sent: SentEmail | null): Promise<StopFact[]> {
   const ended: StopFact[] = [];
   if (sent !== null) {
-    // Someone other than the lead may answer (a colleague the email was forwarded to): the event
-    // then names the sender, not the lead, and does not lend them the lead's title.
-    const byLead = normalizeEmail(reply.fromEmail) === normalizeEmail(sent.toEmail);
     const replied = await recordEmailFact(sequelize, tx, {
       accountId: reply.accountId,
       campaignId: sent.campaignId,
@@ -37,16 +35,16 @@ export async function applyReply(sequelize: Sequelize, tx: Transaction, reply: N
       accountId: reply.accountId,
       campaignId: sent.campaignId,
       event: 'reply.received',
-      data: {
-        reply_id: reply.id,
-        email: reply.fromEmail,
-        name: byLead ? (reply.lead.name ?? reply.fromName) : (reply.fromName ?? reply.lead.name),
-        company: reply.lead.company,
-        title: byLead ? reply.lead.title : null,
-        sentiment: reply.qualification?.sentiment ?? 'neutral',
+      data: replyReceivedData({
+        replyId: reply.id,
+        fromEmail: reply.fromEmail,
+        fromName: reply.fromName,
+        leadEmail: sent.toEmail,
+        lead: reply.lead,
+        sentiment: reply.qualification?.sentiment ?? null,
         preview: reply.preview,
-        received_at: reply.receivedAt.toISOString(),
-      },
+        receivedAt: reply.receivedAt,
+      }),
       at: reply.receivedAt,
     });
   }

@@ -17,6 +17,8 @@ export interface NewReply {
   readonly messageId: string;
   readonly inReplyTo: string | null;
   readonly bodyText: string;
+  /** The HTML part as received, bounded; null when the message has none. */
+  readonly bodyHtml: string | null;
   readonly preview: string;
   readonly lead: LeadSnapshot;
   readonly qualification: Qualification | null;
@@ -51,15 +53,17 @@ export async function findReply(sequelize: Sequelize, accountId: string, message
 
 /**
  * Inserts the reply unless the account already has this Message-ID (a relay retrying, the same
- * message over HTTP and SMTP). `created` tells the caller whether to record the facts.
+ * message over HTTP and SMTP). `created` tells the caller whether to record the facts. The
+ * qualifier's label is stored twice: as the effective label (what statistics read) and as the
+ * model's, kept beside a later correction by the user.
  */
 export async function insertReply(sequelize: Sequelize, tx: Transaction, r: NewReply): Promise<{ reply: StoredReply; created: boolean }> {
   const q = r.qualification;
   const inserted = await sequelize.query<{ id: string }>(
     `INSERT INTO replies (id, account_id, campaign_id, email_id, lead_id, kind, from_email, from_name, to_email, subject, message_id,
                           in_reply_to, body_text, preview, lead_name, lead_company, lead_title, category, sentiment, confidence,
-                          next_action, qualified_by, received_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)
+                          next_action, qualified_by, received_at, model_category, model_sentiment, body_html)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $18, $19, $24)
      ON CONFLICT (account_id, message_id) DO NOTHING RETURNING id`,
     {
       bind: [
@@ -86,6 +90,7 @@ export async function insertReply(sequelize: Sequelize, tx: Transaction, r: NewR
         q?.nextAction ?? null,
         q?.qualifiedBy ?? null,
         r.receivedAt.toISOString(),
+        r.bodyHtml,
       ],
       type: QueryTypes.SELECT,
       transaction: tx,

@@ -17,11 +17,19 @@ export interface EmailFact {
   readonly dedupeKey: string;
 }
 
+export interface RecordOptions {
+  /**
+   * Also write the `email.<type>` outbox event (default). False for a fact that moves from one
+   * reply to another of the same email (a corrected label): receivers were told of it already.
+   */
+  readonly announce?: boolean;
+}
+
 /**
  * Records a fact about an email (sent, opened, replied, ...) and its `email.<type>` outbox event in
  * the caller's transaction. Returns false when the fact was already recorded (nothing is written).
  */
-export async function recordEmailFact(sequelize: Sequelize, tx: Transaction, f: EmailFact): Promise<boolean> {
+export async function recordEmailFact(sequelize: Sequelize, tx: Transaction, f: EmailFact, opts: RecordOptions = {}): Promise<boolean> {
   const rows = await sequelize.query<{ id: string }>(
     `INSERT INTO email_events (account_id, campaign_id, email_id, lead_id, type, occurred_at, data, dedupe_key)
      VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8)
@@ -33,6 +41,7 @@ export async function recordEmailFact(sequelize: Sequelize, tx: Transaction, f: 
     },
   );
   if (rows.length === 0) return false;
+  if (opts.announce === false) return true;
   await emitEvent(sequelize, tx, {
     accountId: f.accountId,
     campaignId: f.campaignId,
@@ -41,4 +50,19 @@ export async function recordEmailFact(sequelize: Sequelize, tx: Transaction, f: 
     at: f.occurredAt,
   });
   return true;
+}
+
+/**
+ * Deletes the fact named `dedupeKey` when the reply `replyId` caused it (its `data.reply_id`), in
+ * the caller's transaction: a reply's label corrected away from what recorded it. A fact another
+ * reply (or a link, a calendar) recorded under that key stays. True when a fact was deleted.
+ * Receivers are not told: there is no event for a fact taken back.
+ */
+export async function deleteReplyFact(sequelize: Sequelize, tx: Transaction, dedupeKey: string, replyId: string): Promise<boolean> {
+  const rows = await sequelize.query<{ id: string }>(`DELETE FROM email_events WHERE dedupe_key = $1 AND data->>'reply_id' = $2 RETURNING id`, {
+    bind: [dedupeKey, replyId],
+    type: QueryTypes.SELECT,
+    transaction: tx,
+  });
+  return rows.length > 0;
 }

@@ -29,8 +29,21 @@ export class Reply extends Model<InferAttributes<Reply>, InferCreationAttributes
   declare leadName: CreationOptional<string | null>;
   declare leadCompany: CreationOptional<string | null>;
   declare leadTitle: CreationOptional<string | null>;
+  /** The effective label: the user's correction when there is one, else the qualifier's. Statistics read these two. */
   declare category: CreationOptional<ReplyCategory | null>;
   declare sentiment: CreationOptional<Sentiment | null>;
+  /** What the qualifier said, kept beside the user's correction. */
+  declare modelCategory: CreationOptional<ReplyCategory | null>;
+  declare modelSentiment: CreationOptional<Sentiment | null>;
+  /** The user's correction; null when there is none (the model's label stands). */
+  declare userCategory: CreationOptional<ReplyCategory | null>;
+  /** When and by whom (an API key id) the label was last corrected or dropped. */
+  declare labelledAt: CreationOptional<Date | null>;
+  declare labelledBy: CreationOptional<string | null>;
+  /** When the reply was first marked read; null: unread. */
+  declare readAt: CreationOptional<Date | null>;
+  /** The message's HTML part as received (bounded); sanitised only when shown. */
+  declare bodyHtml: CreationOptional<string | null>;
   declare confidence: CreationOptional<number | null>;
   declare nextAction: CreationOptional<string | null>;
   declare qualifiedBy: CreationOptional<string | null>;
@@ -60,6 +73,13 @@ export function initReply(sequelize: Sequelize): void {
       leadTitle: col.text(),
       category: col.text(),
       sentiment: col.text(),
+      modelCategory: col.text(),
+      modelSentiment: col.text(),
+      userCategory: col.text(),
+      labelledAt: col.time(),
+      labelledBy: col.text(),
+      readAt: col.time(),
+      bodyHtml: col.text(),
       confidence: col.real(),
       nextAction: col.text(),
       qualifiedBy: col.text(),
