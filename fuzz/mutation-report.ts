@@ -29,7 +29,8 @@ const STACK_TRACE = /\bat .*\.[jt]s:\d+|node_modules/;
 /**
  * Why an answer fails the run, or undefined when it is fine. A 5xx or no answer at all; a route
  * that requires a key answering anything but 401 to a request without one; a 4xx whose body is
- * not the API's `{"error": "..."}` (431 is the HTTP server's, before the application: no body).
+ * not the API's `{"error": "..."}`, or the route's documented error object with such an `error`
+ * (a 409 with its `reason`) (431 is the HTTP server's, before the application: no body).
  */
 export function problemWith(c: FuzzCase, answer: Answer): string | undefined {
   const { status } = answer;
@@ -39,7 +40,8 @@ export function problemWith(c: FuzzCase, answer: Answer): string | undefined {
   // no longer names the route (an empty path segment) is answered by whatever it names.
   if (!c.withKey && c.operation.surface !== 'none' && c.routed && status !== 401 && status !== 431) return `answered ${status} without credentials, not 401`;
   if (status >= 400 && status !== 431) {
-    const documentedJson = c.operation.responses.get(status)?.json ?? false;
+    const documented = c.operation.responses.get(status);
+    const documentedJson = documented?.json ?? false;
     const isJson = (answer.contentType ?? '').startsWith('application/json');
     if (!documentedJson && !isJson) return undefined;
     let body: unknown;
@@ -49,7 +51,8 @@ export function problemWith(c: FuzzCase, answer: Answer): string | undefined {
       body = undefined;
     }
     const error = (body as { error?: unknown } | undefined)?.error;
-    const onlyError = body !== null && typeof body === 'object' && Object.keys(body).length === 1 && typeof error === 'string' && error !== '';
+    const allowed = new Set(['error', ...(documented?.members ?? [])]);
+    const onlyError = body !== null && typeof body === 'object' && Object.keys(body).every((k) => allowed.has(k)) && typeof error === 'string' && error !== '';
     if (!onlyError) return `answered ${status} with a body that is not {"error": "..."}`;
     if (STACK_TRACE.test(error)) return `answered ${status} with a stack trace in its error`;
   }

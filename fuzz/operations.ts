@@ -33,8 +33,8 @@ export interface Operation {
   readonly pathParams: readonly Parameter[];
   readonly queryParams: readonly Parameter[];
   readonly body?: OperationBody;
-  /** Documented statuses, and whether each documents a JSON body. */
-  readonly responses: ReadonlyMap<number, { readonly json: boolean }>;
+  /** Documented statuses, whether each documents a JSON body, and the members its schema names (an error may carry more than `error`, e.g. a 409's `reason`). */
+  readonly responses: ReadonlyMap<number, { readonly json: boolean; readonly members?: readonly string[] }>;
 }
 
 interface DocParameter {
@@ -46,7 +46,7 @@ interface DocParameter {
 interface DocOperation {
   parameters?: DocParameter[];
   requestBody?: { required?: boolean; content?: Record<string, { schema?: JsonSchema }> };
-  responses?: Record<string, { content?: Record<string, unknown> }>;
+  responses?: Record<string, { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> }>;
   security?: Record<string, unknown>[];
 }
 export interface OpenApiDocument {
@@ -86,9 +86,11 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
       if (!METHODS.has(method)) continue;
-      const responses = new Map<number, { json: boolean }>();
+      const responses = new Map<number, { json: boolean; members: string[] }>();
       for (const [status, response] of Object.entries(op.responses ?? {})) {
-        responses.set(Number(status), { json: Object.keys(response.content ?? {}).some((t) => t.startsWith('application/json')) });
+        const jsonType = Object.keys(response.content ?? {}).find((t) => t.startsWith('application/json'));
+        const schema = jsonType === undefined ? undefined : response.content?.[jsonType]?.schema;
+        responses.set(Number(status), { json: jsonType !== undefined, members: Object.keys(schema?.properties ?? {}) });
       }
       out.push({
         label: `${method.toUpperCase()} ${path}`,

@@ -13,8 +13,10 @@
  * - `email_events`, `outbox` (webhook events): kept; the person's members (address, name,
  *   company, title, preview, recipient, diagnostic) dropped and the address, plain or
  *   percent-encoded, replaced wherever else it appears.
- * - `replies` (the lead's, or from its address): sender address replaced, names, subject, body,
- *   preview and the lead snapshot cleared; category and sentiment kept (they are counted).
+ * - `replies` (the lead's, or from its address): sender address replaced, names, subject, bodies
+ *   (text and HTML), preview and the lead snapshot cleared; category and sentiment kept (counted).
+ * - `service_emails` of the answers written to the lead: recipient replaced, subject, bodies and
+ *   Cc emptied (eraseLeadAnswers); one still being sent fails.
  * - `meetings` (the lead's, or booked by its address): address replaced, name, company and link cleared.
  * - `suppressions` and `blocklist_entries` of the address: deleted. Keeping them would keep the
  *   address; the tombstone is never sent to, and a new import of the address is a new lead.
@@ -23,6 +25,7 @@
  * Not reached: the campaign workflows' Temporal histories (activity inputs and results, kept until
  * the namespace's retention ends) and the service's logs.
  */
+import { eraseLeadAnswers } from '../conversations/answer/erase-answers';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { NotFoundError } from '../errors/domain-errors';
 import { endActiveEnrolments } from '../campaigns/enrolment/enrolment-repository';
@@ -81,11 +84,12 @@ export async function eraseLead(sequelize: Sequelize, accountId: string, leadId:
       await select<{ id: string }>(
         sequelize,
         tx,
-        `UPDATE replies SET from_email = $3, from_name = NULL, subject = NULL, body_text = '', preview = '', lead_name = NULL, lead_company = NULL, lead_title = NULL
+        `UPDATE replies SET from_email = $3, from_name = NULL, subject = NULL, body_text = '', body_html = NULL, preview = '', lead_name = NULL, lead_company = NULL, lead_title = NULL
          WHERE account_id = $1 AND (lead_id = $2 OR email_id = ANY($4::text[]) OR lower(from_email) = $5) RETURNING id`,
         [accountId, leadId, placeholder, emailIds, lead.email],
       )
     ).map((r) => r.id);
+    await eraseLeadAnswers(sequelize, tx, accountId, leadId, placeholder);
     const meetingIds = (
       await select<{ id: string }>(
         sequelize,

@@ -3,10 +3,13 @@ import { newId } from '../accounts/ids';
 import type { Config } from '../config/config';
 import type { Logger } from '../log/logger';
 import { newMessageId } from '../sending/compose';
-import { classifySmtpFailure, smtpErrorText } from '../sending/smtp-outcome';
 import { smtpTransports, type SmtpTransports } from '../sending/transports';
+import { defaultRoute } from './mail-route';
 import { markServiceEmailSent, recordServiceEmailError, reserveServiceEmail } from './service-email-repository';
 import { serviceSender } from './sender';
+import { transmit, type ServiceMailAttachment } from './transmit';
+
+export type { ServiceMailAttachment } from './transmit';
 
 export interface ServiceMailDeps {
   readonly sequelize: Sequelize;
@@ -16,18 +19,9 @@ export interface ServiceMailDeps {
   readonly transports?: SmtpTransports;
 }
 
-/** An image the HTML shows by `cid:<cid>`, or a file attached. */
-export interface ServiceMailAttachment {
-  readonly filename: string;
-  readonly contentType: string;
-  readonly content: Buffer;
-  /** Set for an inline image: the HTML refers to it as `cid:<cid>`. */
-  readonly cid?: string;
-}
-
 export interface ServiceMail {
   readonly accountId: string;
-  /** What the message is, for the record: `campaign_report`, later `reply_answer`. */
+  /** What the message is, for the record: `campaign_report` (answers to leads are sent by sendStoredServiceEmail). */
   readonly kind: string;
   /** One message per key, however often the caller retries: e.g. `campaign_report:<reportId>`. */
   readonly dedupeKey: string;
@@ -62,7 +56,7 @@ export class ServiceMailTemporaryFailure extends Error {
  * The id of a new service email. `newId`'s alphabet and length; its prefix list names the kinds of
  * the pipeline's records, which a service email is not one of.
  */
-const serviceEmailId = (): string => newId('sml');
+export const serviceEmailId = (): string => newId('sml');
 
 /**
  * Sends one message the service writes on its own behalf (not a campaign step), from the
@@ -95,35 +89,28 @@ export async function sendServiceEmail(deps: ServiceMailDeps, mail: ServiceMail)
   if (row.status === 'sent') return { ...settled, outcome: 'already_sent' };
   if (row.status === 'failed') return { ...settled, outcome: 'failed' };
 
-  let response: string;
-  try {
-    const transporter = await (deps.transports ?? smtpTransports).get(sender.smtpUrl, null);
-    const info = await transporter.sendMail({
-      from: { name: row.fromName ?? '', address: row.fromEmail },
-      to: row.toEmail,
-      subject: row.subject,
-      messageId: row.messageId,
-      date: new Date(),
-      text: mail.text,
-      html: mail.html,
-      // RFC 3834: written by the service, so vacation responders do not answer it.
-      headers: { 'Auto-Submitted': 'auto-generated' },
-      attachments: (mail.attachments ?? []).map((a) => ({
-        filename: a.filename,
-        contentType: a.contentType,
-        content: a.content,
-        ...(a.cid === undefined ? {} : { cid: a.cid, contentDisposition: 'inline' as const }),
-      })),
-    });
-    response = info.response;
-  } catch (err) {
-    const text = smtpErrorText(err);
-    const temporary = classifySmtpFailure(err) === 'temporary';
+  // RFC 3834: written by the service, so vacation responders do not answer it.
+  const outcome = await transmit(deps.transports ?? smtpTransports, defaultRoute(config), {
+    from: { name: row.fromName ?? '', address: row.fromEmail },
+    to: row.toEmail,
+    cc: [],
+    subject: row.subject,
+    messageId: row.messageId,
+    text: mail.text,
+    html: mail.html,
+    inReplyTo: null,
+    references: [],
+    autoSubmitted: true,
+    attachments: mail.attachments ?? [],
+  });
+  if (!outcome.accepted) {
+    const { temporary, error: text } = outcome;
     await recordServiceEmailError(sequelize, row.id, text, !temporary);
     log.warn({ serviceEmailId: row.id, kind: mail.kind, temporary, error: text }, temporary ? 'service email not sent: will retry' : 'service email refused');
     if (temporary) throw new ServiceMailTemporaryFailure(text, row.id);
     return { ...settled, outcome: 'failed', error: text };
   }
+  const response = outcome.response;
   const sentAt = await markServiceEmailSent(sequelize, row.id, response);
   log.debug({ serviceEmailId: row.id, kind: mail.kind }, 'service email sent');
   return { ...settled, outcome: 'sent', sentAt, error: null };

@@ -4,7 +4,7 @@
  * - queued: enrolled, its first email still to go;
  * - in_sequence: at least one step sent, the next due on `next_send_day`;
  * - replied, meeting_booked, bounced, unsubscribed: the sequence ended on that fact;
- * - finished: every step went out (or the sequence was stopped for a colleague's answer, with a reason);
+ * - finished: every step went out (or the sequence was stopped, with a reason: a colleague's answer, the user's own answer);
  * - removed: taken out by the user (or erased, marked by the user, blocklisted), with a reason;
  * - skipped: never started, always with a reason (in another campaign, blocklisted, invalid address, ...).
  */
@@ -29,4 +29,6 @@ export const SKIP_REASONS = {
   userStatus: 'marked by the user',
   companyReplied: 'a colleague at the company answered',
   campaignEnded: 'campaign ended',
+  /** The user answered the lead by hand in its thread (POST /v1/leads/:id/reply): the conversation is theirs now. */
+  answeredByUser: 'answered by the user',
 } as const;
