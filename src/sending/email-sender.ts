@@ -134,7 +134,8 @@ export class EmailSender {
     let sender = fallback;
     if (input.mailbox !== undefined) sender = mailboxSender(input.mailbox, input.fromName ?? null);
     else if (state.hasMailboxes) {
-      const slot = await reserveMailboxSlot(this.deps.sequelize, input.accountId);
+      // Within the campaign's own mailboxes when it names some (its row says; campaign-mailboxes.ts).
+      const slot = await reserveMailboxSlot(this.deps.sequelize, input.accountId, null, input.campaignId);
       if (!('reserved' in slot)) return { outcome: 'deferred', retryAfterSeconds: slot.retryAfterSeconds, ...withId };
       sender = mailboxSender(slot.reserved, input.fromName ?? null);
     }

@@ -12,7 +12,12 @@ export interface ReservedMailbox {
   readonly dkim: { readonly domainName: string; readonly keySelector: string; readonly privateKey: string } | null;
 }
 
-export type SlotReservation = { readonly reserved: ReservedMailbox } | { readonly retryAfterSeconds: number };
+/**
+ * A slot taken, or how long until a candidate has room. `noActiveMailbox`: no active mailbox may
+ * send at all (the campaign's set is all deactivated, or the account has none left); the wait is
+ * then a guess for callers that only wait, and a campaign batch stops trying instead.
+ */
+export type SlotReservation = { readonly reserved: ReservedMailbox } | { readonly retryAfterSeconds: number; readonly noActiveMailbox?: true };
 
 interface MailboxRow {
   id: string;
@@ -31,15 +36,25 @@ const HAS_ROOM = (m: string): string => `${m}.active
     AND (${m}.min_gap_seconds = 0 OR ${m}.last_sent_at IS NULL OR ${m}.last_sent_at <= now() - make_interval(secs => ${m}.min_gap_seconds))`;
 
 /**
- * The mailboxes a send may use: only `$2` when it names an active mailbox of the account (a lead
- * stays with the mailbox that first wrote to it, so its thread comes from one sender: "sticky"),
- * otherwise every active mailbox.
+ * The campaign's own mailboxes (`$3`, the campaign's id; null or a campaign without a set: none
+ * named). Cast, so that ANY reads it as the array it is rather than as a subquery's rows.
  */
-const CANDIDATE = (m: string): string => `${m}.account_id = $1
-    AND ($2::text IS NULL OR ${m}.id = $2 OR NOT EXISTS (SELECT 1 FROM mailboxes s WHERE s.id = $2 AND s.account_id = $1 AND s.active))`;
+const CAMPAIGN_SET = `(SELECT k.mailbox_ids FROM campaigns k WHERE k.id = $3::text AND k.account_id = $1)::text[]`;
+
+/** The mailbox `id` is one the campaign may send from: its set names it, or it names none (every mailbox of the account). */
+const IN_SET = (id: string): string => `(${CAMPAIGN_SET} IS NULL OR ${id} = ANY (${CAMPAIGN_SET}))`;
 
 /**
- * Takes one send slot of the account's least recently used mailbox that has room, in ONE
+ * The mailboxes a send may use: the account's, within the campaign's set (`$3`) when it has one;
+ * only `$2` when it names an active mailbox of that set (a lead stays with the mailbox that first
+ * wrote to it, so its thread comes from one sender: "sticky"), otherwise any of them. A lead whose
+ * mailbox was deactivated or taken out of the campaign's set moves to one the campaign may use.
+ */
+const CANDIDATE = (m: string): string => `${m}.account_id = $1 AND ${IN_SET(`${m}.id`)}
+    AND ($2::text IS NULL OR ${m}.id = $2 OR NOT EXISTS (SELECT 1 FROM mailboxes s WHERE s.id = $2 AND s.account_id = $1 AND s.active AND ${IN_SET('s.id')}))`;
+
+/**
+ * Takes one send slot of the least recently used candidate mailbox that has room, in ONE
  * statement: the inner SELECT picks and row-locks the candidate; the outer UPDATE's conditions are
  * evaluated again on the row as it is once the lock is ours (PostgreSQL re-checks an UPDATE's
  * WHERE on the newest row version), so two workers racing for the last slot of a cap, or within
@@ -76,11 +91,14 @@ FROM mailboxes m WHERE ${CANDIDATE('m')} AND m.active`;
 
 /**
  * Reserves a slot of one of the account's active mailboxes, or says how long until one has room.
+ * With `campaignId`, only the mailboxes that campaign names (all of the account's when it names
+ * none), read from its row in the same statement: a change of the set counts from the next email.
  * With `stickTo` (the mailbox that already wrote to the lead), only that mailbox is used while it
- * is active: the lead's thread keeps one sender, and waits for that mailbox's gap or cap.
+ * is active and one the campaign may use: the lead's thread keeps one sender, and waits for that
+ * mailbox's gap or cap. Caps and gaps are each mailbox's own, shared by all the account's campaigns.
  */
-export async function reserveMailboxSlot(sequelize: Sequelize, accountId: string, stickTo: string | null = null): Promise<SlotReservation> {
-  const rows = await preparedQuery<MailboxRow>(sequelize, 'sending_reserve_mailbox_sticky', RESERVE_SQL, [accountId, stickTo]);
+export async function reserveMailboxSlot(sequelize: Sequelize, accountId: string, stickTo: string | null = null, campaignId: string | null = null): Promise<SlotReservation> {
+  const rows = await preparedQuery<MailboxRow>(sequelize, 'sending_reserve_mailbox_of_campaign', RESERVE_SQL, [accountId, stickTo, campaignId]);
   const row = rows[0];
   if (row !== undefined) {
     const dkim =
@@ -89,7 +107,8 @@ export async function reserveMailboxSlot(sequelize: Sequelize, accountId: string
         : null;
     return { reserved: { id: row.id, fromEmail: row.from_email, fromName: row.from_name, signature: row.signature, smtpUrl: row.smtp_url, dkim } };
   }
-  const wait = await preparedQuery<{ wait: number | null }>(sequelize, 'sending_mailbox_retry_after_sticky', RETRY_AFTER_SQL, [accountId, stickTo]);
-  // No active mailbox left (deactivated in between): a minute, by then the caller sees the default transport.
-  return { retryAfterSeconds: wait[0]?.wait ?? 60 };
+  const wait = await preparedQuery<{ wait: number | null }>(sequelize, 'sending_mailbox_retry_after_of_campaign', RETRY_AFTER_SQL, [accountId, stickTo, campaignId]);
+  const seconds = wait[0]?.wait ?? null;
+  // No candidate at all: every mailbox the send may use was deactivated (in between, or all of a campaign's set).
+  return seconds === null ? { retryAfterSeconds: 60, noActiveMailbox: true } : { retryAfterSeconds: seconds };
 }

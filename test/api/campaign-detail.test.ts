@@ -101,6 +101,8 @@ describe('GET /campaigns/:id (Surface A campaign detail)', () => {
       stop_company_on_reply: true,
       max_first_emails_per_domain_per_day: null,
       skip_risky_leads: false,
+      mailbox_ids: null,
+      mailboxes_reason: null,
       leads: { queued: 0, in_sequence: 0, replied: 0, meeting_booked: 0, bounced: 0, unsubscribed: 0, finished: 0, removed: 0, skipped: 0, total: 0 },
       started_at: startedAt.toISOString(),
       paused_at: c.pausedAt!.toISOString(),

@@ -171,6 +171,8 @@ describe('campaigns on Surface B: /v1/campaigns (real Temporal dev server and wo
       stopCompanyOnReply: true,
       maxFirstEmailsPerDomainPerDay: null,
       skipRiskyLeads: false,
+      mailboxIds: null,
+      mailboxesReason: null,
       leads: { queued: 0, inSequence: 0, replied: 0, meetingBooked: 0, bounced: 0, unsubscribed: 0, finished: 0, removed: 0, skipped: 0, total: 0 },
     });
     const description = await client.workflow.getHandle(campaignWorkflowId(id)).describe();

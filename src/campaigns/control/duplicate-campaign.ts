@@ -67,6 +67,8 @@ const COPIED: Readonly<Record<keyof InferAttributes<Campaign>, boolean>> = {
   audienceSource: true,
   audienceMatchedLeads: false,
   audienceReason: false,
+  // The same mailboxes, as they are (even one deactivated since: the source's behaviour, like its lead lists).
+  mailboxIds: true,
   sequenceVersion: false,
   trackOpens: true,
   trackClicks: true,

@@ -31,6 +31,8 @@ export interface CampaignPatch {
   readonly sequence?: CampaignSequence;
   readonly leadControl?: Partial<LeadControl>;
   readonly tracking?: { readonly trackOpens?: boolean; readonly trackClicks?: boolean; readonly plainTextOnly?: boolean };
+  /** The mailboxes it sends from (null: every active mailbox of the account again); checked by the caller (checkCampaignMailboxes). */
+  readonly mailboxIds?: readonly string[] | null;
 }
 
 /** The campaign as an edit compares against: its row's values, by the same names. */
@@ -50,6 +52,8 @@ export interface CampaignAsStored {
   readonly sequence: CampaignSequence | null;
   readonly leadControl: LeadControl;
   readonly tracking: { readonly trackOpens: boolean; readonly trackClicks: boolean; readonly plainTextOnly: boolean };
+  /** The mailboxes it sends from; null (or absent: a caller that reads no mailboxes) for every active mailbox of the account. */
+  readonly mailboxIds?: readonly string[] | null;
 }
 
 export interface EditPlan {
@@ -166,6 +170,16 @@ export function planEdit(current: CampaignAsStored, patch: CampaignPatch): EditP
   if (t.trackOpens !== undefined) change('tracking.opens', current.tracking.trackOpens, t.trackOpens, { track_opens: t.trackOpens });
   if (t.trackClicks !== undefined) change('tracking.clicks', current.tracking.trackClicks, t.trackClicks, { track_clicks: t.trackClicks });
   if (t.plainTextOnly !== undefined) change('plain_text_only', current.tracking.plainTextOnly, t.plainTextOnly, { plain_text_only: t.plainTextOnly });
+
+  // A set: the same ids in another order are no change (the order means nothing: new leads go to the least recently used).
+  if (patch.mailboxIds !== undefined) {
+    const sorted = (ids: readonly string[] | null): string[] | null => (ids === null ? null : [...ids].sort());
+    const from = current.mailboxIds ?? null;
+    if (!same(sorted(from), sorted(patch.mailboxIds))) {
+      fields.push({ field: 'mailbox_ids', from, to: patch.mailboxIds });
+      columns['mailbox_ids'] = patch.mailboxIds === null ? null : [...patch.mailboxIds];
+    }
+  }
 
   return { columns, settings, ...(sequence === undefined ? {} : { sequence }), fields };
 }

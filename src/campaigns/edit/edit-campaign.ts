@@ -12,6 +12,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import type { Campaign } from '../../db/models';
 import { ConflictError, InvalidInputError } from '../../errors/domain-errors';
 import { checkListsOwned } from '../../leads/lists/list-repository';
+import { checkCampaignMailboxes } from '../sending/campaign-mailboxes';
 import { campaignWorkflowId, editUpdate, type CampaignEdit, type ChangeActor } from '../../../workflows/campaign/contract';
 import type { Logger } from '../../log/logger';
 import { ownedCampaign } from '../campaign-repository';
@@ -56,6 +57,9 @@ export async function editCampaign(deps: EditDeps, accountId: string, campaignId
     const unknown = await checkListsOwned(deps.sequelize, accountId, lists);
     if (unknown.length > 0) throw new InvalidInputError(`lead_list_ids: no lead list of the account has the id${unknown.length === 1 ? '' : 's'} ${unknown.map((id) => JSON.stringify(id)).join(', ')}`);
   }
+  const mailboxes = plan.columns['mailbox_ids'] as string[] | null | undefined;
+  // Surface B names its members in camelCase; A and the dashboard's form, in snake_case.
+  if (mailboxes !== undefined && mailboxes !== null) await checkCampaignMailboxes(deps.sequelize, accountId, mailboxes, by.via === 'api_b' ? 'mailboxIds' : 'mailbox_ids');
   const sentSteps = plan.sequence === undefined ? 0 : await stepsSent(deps.sequelize, campaignId);
   if (plan.sequence !== undefined && plan.sequence.steps.length < sentSteps) {
     throw new InvalidInputError(`sequence: step ${sentSteps} was already sent to someone; a change may rewrite steps and add new ones, not remove a step that was sent (send at least ${sentSteps} steps)`);

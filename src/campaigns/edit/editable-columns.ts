@@ -35,6 +35,7 @@ export const EDITABLE_COLUMNS = {
   track_opens: 'boolean',
   track_clicks: 'boolean',
   plain_text_only: 'boolean',
+  mailbox_ids: 'text[]',
 } as const;
 
 export type EditableColumn = keyof typeof EDITABLE_COLUMNS;

@@ -39,5 +39,6 @@ export async function storedCampaign(sequelize: Sequelize, c: Campaign): Promise
     sequence: sequence?.sequence ?? null,
     leadControl,
     tracking: { trackOpens: c.trackOpens, trackClicks: c.trackClicks, plainTextOnly: c.plainTextOnly },
+    mailboxIds: c.mailboxIds,
   };
 }

@@ -81,6 +81,10 @@ export interface CampaignReadModel extends HeadlineCounts {
   readonly stopCompanyOnReply: boolean;
   readonly maxFirstEmailsPerDomainPerDay: number | null;
   readonly skipRiskyLeads: boolean;
+  /** The mailboxes the campaign sends from; null: every active mailbox of the account. */
+  readonly mailboxIds: readonly string[] | null;
+  /** 'no_active_mailbox' when it names mailboxes and none of them is active (it sends nothing until one is); null otherwise. */
+  readonly mailboxesReason: 'no_active_mailbox' | null;
   /** The campaign's enrolments counted by state (states without any are absent); null when it has none. */
   readonly enrolmentCounts: Readonly<Record<string, number>> | null;
 }
@@ -139,6 +143,9 @@ SELECT c.id, c.created_via AS "createdVia", c.name, c.status, c.status_reason AS
           FROM unnest(c.lead_list_ids) WITH ORDINALITY AS x(id, n) LEFT JOIN lead_lists ll ON ll.id = x.id AND ll.account_id = c.account_id) AS "leadLists",
        c.allow_duplicate_leads AS "allowDuplicateLeads", c.stop_company_on_reply AS "stopCompanyOnReply",
        c.max_first_emails_per_domain_per_day AS "maxFirstEmailsPerDomainPerDay", c.skip_risky_leads AS "skipRiskyLeads",
+       c.mailbox_ids AS "mailboxIds",
+       CASE WHEN c.mailbox_ids IS NOT NULL AND NOT EXISTS (SELECT 1 FROM mailboxes m WHERE m.account_id = c.account_id AND m.active AND m.id = ANY (c.mailbox_ids))
+         THEN 'no_active_mailbox' END AS "mailboxesReason",
        (SELECT json_object_agg(g.state, g.n) FROM (SELECT state, count(*)::int AS n FROM campaign_enrolments WHERE campaign_id = c.id GROUP BY state) g) AS "enrolmentCounts"${counts ? ',\n       e.*' : ''}
   FROM ${source}
   ${counts ? `CROSS JOIN LATERAL (SELECT ${HEADLINE_COLUMNS} FROM email_events WHERE campaign_id = c.id) e` : ''}

@@ -35,7 +35,14 @@ export interface BatchContext {
   readonly sequence: CompiledSequence | null;
   /** Decided variant tests, by step. */
   readonly winners: ReadonlyMap<number, VariantId>;
+  /** The active mailboxes the campaign may send from (of its set, when it names one), oldest first. */
   readonly mailboxes: readonly ContextMailbox[];
+  /**
+   * The mailboxes the campaign names (`mailbox_ids`), or null for every active mailbox of the
+   * account. With a set, an email only ever goes out through one of them: never through the
+   * default transport, even when none of them is active (the batch then waits).
+   */
+  readonly mailboxSet: readonly string[] | null;
   /** Who writes through `mailbox`, or through the default transport when null. */
   identity(mailbox: Pick<ContextMailbox, 'fromEmail' | 'fromName' | 'signature'> | null): SenderIdentity;
 }
@@ -52,6 +59,7 @@ interface CampaignRow {
   track_clicks: boolean;
   plain_text_only: boolean;
   sequence_version: number | null;
+  mailbox_ids: string[] | null;
 }
 
 interface CompanyRow {
@@ -63,8 +71,9 @@ interface CompanyRow {
 
 /**
  * Reads the campaign row (null when it is not the account's), its account's default sender and
- * active mailboxes, the scraped company, and the sequence version `sequenceVersion` (the one in use
- * when not given) with its decided variant tests.
+ * the active mailboxes the campaign may send from (of its set, when it names one), the scraped
+ * company, and the sequence version `sequenceVersion` (the one in use when not given) with its
+ * decided variant tests.
  *
  * Who writes: through a mailbox with a `from_name`, that person with the mailbox's signature (or
  * none); otherwise the account's default sender (name and signature); without a name, the company
@@ -79,7 +88,8 @@ export async function readBatchContext(
   const { accountId, campaignId, companyId } = input;
   const [row] = await sequelize.query<CampaignRow>(
     `SELECT c.name, c.brand_id, c.target_url, c.target_audience, c.target_outcome, c.value_for_target, c.calendar_link,
-            c.track_opens, c.track_clicks, c.plain_text_only, c.sequence_version
+            c.track_opens, c.track_clicks, c.plain_text_only, c.sequence_version,
+            c.mailbox_ids
        FROM campaigns c WHERE c.id = $1 AND c.account_id = $2`,
     { bind: [campaignId, accountId], type: QueryTypes.SELECT },
   );
@@ -98,6 +108,7 @@ export async function readBatchContext(
   const sequence = version === undefined ? null : await loadCompiledSequence(sequelize, accountId, campaignId, version);
   const winners = sequence === null ? new Map<number, VariantId>() : new Map([...(await readWinners(sequelize, campaignId, sequence.version))].map(([step, w]) => [step, w.variant]));
   const brand = brandName(company?.name, row.target_url);
+  const set = row.mailbox_ids;
   return {
     brandId: row.brand_id,
     campaign: {
@@ -113,7 +124,8 @@ export async function readBatchContext(
     tracking: { opens: row.track_opens, clicks: row.track_clicks, plainTextOnly: row.plain_text_only },
     sequence,
     winners,
-    mailboxes: sender.mailboxes,
+    mailboxes: set === null ? sender.mailboxes : sender.mailboxes.filter((m) => set.includes(m.id)),
+    mailboxSet: set,
     identity: (mailbox) => senderIdentity(mailbox, sender.account, brand, defaultFromEmail),
   };
 }

@@ -123,9 +123,11 @@ export async function runCampaignBatch(deps: BatchDeps, runtime: BatchRuntime, i
  * left mid-transaction (a killed worker) is sent again with the same Message-ID: only the
  * server's acceptance makes an email sent (docs/reliability.md).
  *
- * - Mailboxes: a 'deferred' send because of a mailbox's minimum gap is waited out (heartbeating);
- *   one that must wait longer (every mailbox at its daily cap) is 'deferred', and so is every
- *   item after it, without trying.
+ * - Mailboxes: only those the campaign may send from (its `mailbox_ids`, else every active mailbox
+ *   of the account). A 'deferred' send because of a mailbox's minimum gap is waited out
+ *   (heartbeating); one that must wait longer (every mailbox at its daily cap) is 'deferred', and
+ *   so is every item after it, without trying. A campaign whose set has no active mailbox waits
+ *   the same way (logged): it never sends through another mailbox or the default transport.
  * - A temporary SMTP failure (4xx, connection) defers that one email (its row is 'deferred', the
  *   step stays due and is retried with the same Message-ID): a recipient's full mailbox must not
  *   hold up the day. Several in a row mean the relay is failing: the batch fails with the last
@@ -193,6 +195,10 @@ class BatchRun {
     if (state.suppressed || state.lead === null) return stopped(item, 'suppressed');
     if (state.blockedBy !== null) return { ...stopped(item, 'suppressed'), blockedBy: state.blockedBy };
     const lead = state.lead;
+    if (this.context.mailboxSet !== null && this.context.mailboxes.length === 0) {
+      this.waitForMailboxes();
+      return result(item, 'deferred');
+    }
 
     // Written by an earlier attempt that did not settle: sent again exactly as written.
     const kept = state.email;
@@ -213,16 +219,13 @@ class BatchRun {
     let identity = this.context.identity(likely);
     let draft = this.draft(item, step, lead, identity, thread);
     if ('omitted' in draft) return this.omit(item, draft);
-    let slot: ReservedMailbox | null = null;
-    if (this.context.mailboxes.length > 0) {
-      const taken = await this.slot(sticky);
-      if (taken === 'defer') return result(item, 'deferred');
-      slot = taken;
-      if (slot !== null && slot.id !== likely?.id) {
-        identity = this.context.identity(slot);
-        draft = this.draft(item, step, lead, identity, thread);
-        if ('omitted' in draft) return this.omit(item, draft);
-      }
+    const slot = await this.slot(sticky);
+    if (slot === 'defer') return result(item, 'deferred');
+    // Another mailbox than the likely one writes it (or, all of the account's deactivated meanwhile, the default transport).
+    if ((slot?.id ?? null) !== (likely?.id ?? null)) {
+      identity = this.context.identity(slot);
+      draft = this.draft(item, step, lead, identity, thread);
+      if ('omitted' in draft) return this.omit(item, draft);
     }
     const email = await this.write(item, draft, lead, identity, thread);
     return this.deliver(item, email, keys, { mailbox: slot, identity, variant: draft.variant.id, startsThread: !draft.inThread, thread: draft.inThread ? thread : null });
@@ -271,21 +274,43 @@ class BatchRun {
   }
 
   /**
-   * A slot of the account's mailbox that may send (the lead's own mailbox while it is active),
-   * waiting out a short gap; 'defer' when every candidate is capped for longer (this and every
-   * later item of the batch are deferred); null when the account has no mailbox.
+   * A slot of a mailbox the campaign may send from (the lead's own mailbox while it is active and
+   * the campaign's), waiting out a short gap; 'defer' when every candidate is capped for longer, or
+   * none of the campaign's set is active (this and every later item of the batch are deferred);
+   * null when the campaign names no mailbox and the account has none active: the default transport.
    */
   private async slot(stickTo: string | null): Promise<ReservedMailbox | null | 'defer'> {
-    if (this.context.mailboxes.length === 0) return null;
+    const set = this.context.mailboxSet;
+    if (set === null && this.context.mailboxes.length === 0) return null;
     for (;;) {
-      const slot = await reserveMailboxSlot(this.deps.sequelize, this.input.accountId, stickTo);
+      const slot = await reserveMailboxSlot(this.deps.sequelize, this.input.accountId, stickTo, this.input.campaignId);
       if ('reserved' in slot) return slot.reserved;
+      if (slot.noActiveMailbox === true) {
+        // Deactivated while the batch ran: an account left without mailboxes sends as one that never had any; a campaign's set waits.
+        if (set === null) return null;
+        this.waitForMailboxes();
+        return 'defer';
+      }
       if (slot.retryAfterSeconds > MAX_GAP_WAIT_SECONDS) {
         this.deferRest = true;
         return 'defer';
       }
       await this.wait(slot.retryAfterSeconds * 1000);
     }
+  }
+
+  /**
+   * The campaign names mailboxes and none of them is active: it sends nothing (never through
+   * another mailbox or the default transport) and waits; this and every later item of the batch
+   * are deferred, so their steps stay due for the next sending day. Its GET says so too
+   * (`no_active_mailbox`, campaign-read-model.ts).
+   */
+  private waitForMailboxes(): void {
+    this.deferRest = true;
+    this.deps.log.warn(
+      { campaignId: this.input.campaignId, mailboxIds: this.context.mailboxSet },
+      'campaign waits: none of its mailboxes (mailbox_ids) is active; nothing is sent until one is added again or its mailboxes change',
+    );
   }
 
   private haltBefore(state: ItemState): BatchHalt | null {

@@ -50,6 +50,8 @@ export class Campaign extends Model<InferAttributes<Campaign>, InferCreationAttr
   declare audienceMatchedLeads: CreationOptional<number | null>;
   /** Why the audience matches nobody; null otherwise. */
   declare audienceReason: CreationOptional<string | null>;
+  /** The mailboxes the campaign sends from (ids of the account's mailboxes); null: every active mailbox of the account. */
+  declare mailboxIds: CreationOptional<string[] | null>;
   /** The version of `campaign_sequences` the campaign sends (null only between insert and its sequence row). */
   declare sequenceVersion: CreationOptional<number | null>;
   declare trackOpens: CreationOptional<boolean>;
@@ -109,6 +111,7 @@ export function initCampaign(sequelize: Sequelize): void {
       audienceSource: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'all_leads' },
       audienceMatchedLeads: { type: DataTypes.INTEGER, allowNull: true },
       audienceReason: text(),
+      mailboxIds: { type: DataTypes.ARRAY(DataTypes.TEXT), allowNull: true },
       sequenceVersion: { type: DataTypes.INTEGER, allowNull: true },
       trackOpens: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
       trackClicks: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },

@@ -50,6 +50,7 @@ export function campaignFieldsFromA(body: Body, accountId: string, config: Pick<
     targetOutcome: optionalText(body.target_outcome),
     valueForTarget: optionalText(body.value_for_target),
     ...trackingFields(body.tracking, body.plain_text_only),
+    mailboxIds: body.mailbox_ids ?? null,
   };
   const control = leadControlFields({
     leadListIds: body.lead_list_ids,

@@ -38,6 +38,7 @@ export function campaignFieldsFromB(body: Body, accountId: string): { fields: Ne
     ...trackingFields(body.tracking, body.plainTextOnly),
     ...scheduleColumns(schedule),
     ...trialColumns(body.schedule, 'camel'),
+    mailboxIds: body.mailboxIds ?? null,
   };
   // Surface B's members are already the domain's casing.
   return { fields, sequence, control: leadControlFields(body) };

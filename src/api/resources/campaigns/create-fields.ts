@@ -4,6 +4,7 @@ import { ScrapeError } from '../../../companies/scrape-error';
 import type { Sequelize } from 'sequelize';
 import { DEFAULT_LEAD_CONTROL, type LeadControl, type NewCampaign } from '../../../campaigns/campaign-repository';
 import { checkListsOwned } from '../../../leads/lists/list-repository';
+import { checkCampaignMailboxes } from '../../../campaigns/sending/campaign-mailboxes';
 import { audienceOfCampaign } from '../../../campaigns/audience/audience-of-campaign';
 import type { AudienceFilters } from '../../../campaigns/audience/types';
 import { presetSequence, type CampaignSequence } from '../../../campaigns/model/sequence';
@@ -132,4 +133,9 @@ export function leadControlFields(input: LeadControlInput): LeadControl {
 export async function checkLeadLists(sequelize: Sequelize, accountId: string, control: LeadControl, field: string): Promise<void> {
   const unknown = await checkListsOwned(sequelize, accountId, control.leadListIds);
   if (unknown.length > 0) throw badRequest(`${field}: no lead list of the account has the id${unknown.length === 1 ? '' : 's'} ${unknown.map((id) => JSON.stringify(id)).join(', ')}`);
+}
+
+/** The create request's mailboxes, when it names any: each an active mailbox of the account, named once (else a 400 naming `field` and the id). */
+export async function checkMailboxes(sequelize: Sequelize, accountId: string, fields: Pick<NewCampaign, 'mailboxIds'>, field: string): Promise<void> {
+  if (fields.mailboxIds !== undefined && fields.mailboxIds !== null) await checkCampaignMailboxes(sequelize, accountId, fields.mailboxIds, field);
 }

@@ -91,6 +91,7 @@ export function patchFromA(body: BodyA, current: CampaignAsStored, config: Pick<
       skipRiskyLeads: body.skip_risky_leads,
     },
     tracking: { trackOpens: body.tracking?.opens, trackClicks: body.tracking?.clicks, plainTextOnly: body.plain_text_only },
+    mailboxIds: body.mailbox_ids,
   };
 }
 
@@ -118,5 +119,6 @@ export function patchFromB(body: BodyB, current: CampaignAsStored): CampaignPatc
       skipRiskyLeads: body.skipRiskyLeads,
     },
     tracking: { trackOpens: body.tracking?.opens, trackClicks: body.tracking?.clicks, plainTextOnly: body.plainTextOnly },
+    mailboxIds: body.mailboxIds,
   };
 }

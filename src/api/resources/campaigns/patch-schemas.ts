@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Timestamp } from '../../http/common-schemas';
+import { MailboxIdsPatch } from './mailbox-schemas';
 import { ScheduleA, ScheduleB } from './schedule-schemas';
 import { SequenceBody, TrackingBody } from './sequence-schemas';
 import { AudienceFiltersSchema, AudienceText, CampaignName, LeadControlBody, Nullable } from './schemas';
@@ -48,6 +49,7 @@ export const PatchCampaignBodyA = Type.Object(
     ),
     ...LeadControlBody('snake').properties,
     max_first_emails_per_domain_per_day: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1000 }), 'At most this many first emails per company domain per day; null: no cap.')),
+    mailbox_ids: MailboxIdsPatch(),
   },
   { additionalProperties: false, description: `Only the members given change. sequence: ${SEQUENCE_NOTE}` },
 );
@@ -69,6 +71,7 @@ export const PatchCampaignBodyB = Type.Object(
     reporting: Type.Optional(Type.Object({ frequency: Type.Optional(ReportFrequency), email: Type.Optional(ReportEmail) }, { additionalProperties: false })),
     ...LeadControlBody('camel').properties,
     maxFirstEmailsPerDomainPerDay: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1000 }), 'At most this many first emails per company domain per day; null: no cap.')),
+    mailboxIds: MailboxIdsPatch(),
   },
   { additionalProperties: false, description: `Only the members given change. sequence: ${SEQUENCE_NOTE}` },
 );

@@ -73,6 +73,8 @@ export function campaignA(c: CampaignReadModel, config: Pick<Config, 'publicBase
     stop_company_on_reply: c.stopCompanyOnReply,
     max_first_emails_per_domain_per_day: c.maxFirstEmailsPerDomainPerDay,
     skip_risky_leads: c.skipRiskyLeads,
+    mailbox_ids: c.mailboxIds === null ? null : [...c.mailboxIds],
+    mailboxes_reason: c.mailboxesReason,
     leads: stateCountsSnake(c.enrolmentCounts),
     started_at: iso(c.startedAt),
     paused_at: iso(c.pausedAt),

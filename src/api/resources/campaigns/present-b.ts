@@ -67,6 +67,8 @@ export function campaignB(c: CampaignReadModel, config: Pick<Config, 'publicBase
     stopCompanyOnReply: c.stopCompanyOnReply,
     maxFirstEmailsPerDomainPerDay: c.maxFirstEmailsPerDomainPerDay,
     skipRiskyLeads: c.skipRiskyLeads,
+    mailboxIds: c.mailboxIds === null ? null : [...c.mailboxIds],
+    mailboxesReason: c.mailboxesReason,
     leads: stateCountsCamel(c.enrolmentCounts),
   };
 }

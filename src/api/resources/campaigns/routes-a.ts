@@ -12,7 +12,7 @@ import { repliesPage } from '../../../campaigns/reporting/replies-page';
 import { badRequest } from '../../http/errors';
 import { defineRoute } from '../../http/route';
 import { controlDeps, startDeps } from './campaign-deps';
-import { checkLeadLists } from './create-fields';
+import { checkLeadLists, checkMailboxes } from './create-fields';
 import { campaignFieldsFromA } from './create-fields-a';
 import { campaignExport } from './export-file';
 import { campaignA, createdA, dailyStatsA, listItemA, pausedA, replyA, resumedA, statsA } from './present-a';
@@ -74,6 +74,7 @@ const create = defineRoute({
   handler: async ({ body }, { auth, deps }) => {
     const { fields, sequence, control } = campaignFieldsFromA(body, auth.accountId, deps.config);
     await checkLeadLists(deps.sequelize, auth.accountId, control, 'lead_list_ids');
+    await checkMailboxes(deps.sequelize, auth.accountId, fields, 'mailbox_ids');
     const campaign = await withTemporal('start the campaign', () => startCampaign(startDeps(deps), fields, sequence, control));
     return { status: 201, body: createdA(campaign, deps.config), headers: { Location: `/campaigns/${campaign.id}` } };
   },

@@ -12,7 +12,7 @@ import { stepStatsB } from './present-step-stats';
 import { StepStatsResponse } from './step-stats-schemas';
 import { defineRoute } from '../../http/route';
 import { controlDeps, previewDeps, startDeps } from './campaign-deps';
-import { checkLeadLists } from './create-fields';
+import { checkLeadLists, checkMailboxes } from './create-fields';
 import { campaignFieldsFromB } from './create-fields-b';
 import { campaignB, resumedB, statsB, stoppedB } from './present-b';
 import { CampaignId } from './schemas';
@@ -43,6 +43,7 @@ const create = defineRoute({
   handler: async ({ body }, { auth, deps }) => {
     const { fields, sequence, control } = campaignFieldsFromB(body, auth.accountId);
     await checkLeadLists(deps.sequelize, auth.accountId, control, 'leadListIds');
+    await checkMailboxes(deps.sequelize, auth.accountId, fields, 'mailboxIds');
     const campaign = await withTemporal('start the campaign', () => startCampaign(startDeps(deps), fields, sequence, control));
     // Read back as GET renders it: the same read model, figures included.
     const created = await readCampaign(deps.sequelize, auth.accountId, campaign.id);

@@ -23,7 +23,7 @@ import { withTemporal } from './temporal-unavailable';
  */
 
 const EDIT_DESCRIPTION =
-  'Changes the name, audience and sources, budget limits, schedule, reporting, lead control, tracking and the sequence of a campaign, ' +
+  'Changes the name, audience and sources, budget limits, schedule, reporting, lead control, tracking, the mailboxes it sends from and the sequence of a campaign, ' +
   'while it runs. Only the members given change. The sequence given replaces the steps still to go: emails already sent keep their ' +
   'content, and a step already sent to someone cannot be removed. A daily, weekly or monthly limit lowered below what the window has ' +
   'spent pauses a running campaign at once (budget_paused, budget_exceeded); raised above it, a budget_paused campaign runs again. ' +

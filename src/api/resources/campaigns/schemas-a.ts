@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { SENTIMENTS } from '../../../db/models/reply';
 import { PageQuery, Pagination, Timestamp } from '../../http/common-schemas';
 import { StringEnum } from '../string-enum';
+import { MailboxesReasonView, MailboxIdsCreate, MailboxIdsView } from './mailbox-schemas';
 import { ScheduleA, ScheduleView } from './schedule-schemas';
 import { SequenceBody, SequenceView, TrackingBody, TrackingView } from './sequence-schemas';
 import {
@@ -92,6 +93,7 @@ export const CreateCampaignBodyA = Type.Object(
       ),
     ),
     ...LeadControlBody('snake').properties,
+    mailbox_ids: MailboxIdsCreate(),
   },
   { additionalProperties: false },
 );
@@ -155,6 +157,8 @@ export const CampaignA = Type.Object(
     stats: HeadlineStats('snake', 'Headline figures; GET /campaigns/{id}/stats has all of them with their definitions.'),
     sources: SourcesView('snake'),
     ...LeadControlView('snake').properties,
+    mailbox_ids: MailboxIdsView(),
+    mailboxes_reason: MailboxesReasonView(),
     leads: EnrolmentCounts('snake', 'The campaign\'s leads by state (GET /campaigns/{id}/leads lists them).'),
     started_at: Nullable(Timestamp),
     paused_at: Nullable(Timestamp, 'The last pause.'),

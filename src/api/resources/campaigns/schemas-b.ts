@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { CAMPAIGN_STATUSES } from '../../../db/models/campaign';
 import { Timestamp } from '../../http/common-schemas';
 import { StringEnum } from '../string-enum';
+import { MailboxesReasonView, MailboxIdsCreate, MailboxIdsView } from './mailbox-schemas';
 import { ScheduleB, ScheduleView } from './schedule-schemas';
 import { SequenceBody, SequenceView, TrackingBody, TrackingView } from './sequence-schemas';
 import {
@@ -52,6 +53,7 @@ export const CreateCampaignBodyB = Type.Object(
     plainTextOnly: Type.Optional(Type.Boolean({ description: 'Send a text/plain part only: no HTML, so no open beacon and no rewritten links (default false).' })),
     schedule: Type.Optional(ScheduleB),
     ...LeadControlBody('camel').properties,
+    mailboxIds: MailboxIdsCreate(),
   },
   { additionalProperties: false },
 );
@@ -100,6 +102,8 @@ export const CampaignB = Type.Object(
     stats: HeadlineStats('camel', 'Headline figures; GET /v1/campaigns/{id}/stats has all of them.'),
     sources: SourcesView('camel'),
     ...LeadControlView('camel').properties,
+    mailboxIds: MailboxIdsView(),
+    mailboxesReason: MailboxesReasonView(),
     leads: EnrolmentCounts('camel', 'The campaign\'s leads by state (GET /v1/campaigns/{id}/leads lists them).'),
   },
   { additionalProperties: false },
