@@ -1,5 +1,6 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { envelopeBody } from './envelope';
+import { TEST_EVENT_KIND } from './event-kinds';
 
 /** Where a delivery stands: being attempted, between retries, done, or given up after the ladder. */
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'delivered', 'failed'] as const;
@@ -26,6 +27,11 @@ export interface DeliverySummary {
   readonly failedAt: Date | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+  /**
+   * Failed, and not a test event: it is sent again (a new cycle, same event id and body) when its URL
+   * next answers 2xx to any event of the account, oldest event first (catch-up.ts).
+   */
+  readonly resendsOnRecovery: boolean;
 }
 
 export interface DeliveryAttempt {
@@ -59,7 +65,22 @@ export interface DeliveryFilter {
   readonly event?: string;
   readonly campaignId?: string;
   readonly status?: DeliveryStatus;
+  /** Only deliveries to this URL, as stored (normalised: normalizeWebhookUrl). */
+  readonly url?: string;
 }
+
+/**
+ * `newest`: the newest delivery first (the log's order). `oldest`: the oldest event first, by the
+ * event's time then its id: with `status: failed` and a `url`, the order in which the receiver will
+ * get them when it answers again (catch-up.ts).
+ */
+export type DeliveryOrder = 'newest' | 'oldest';
+
+const ORDER_BY: Record<DeliveryOrder, string> = {
+  newest: 'd.created_at DESC, d.id DESC',
+  // event_at is filled for every delivery the service writes; a row without it sorts by its creation.
+  oldest: 'COALESCE(d.event_at, d.created_at), d.event_id, d.id',
+};
 
 export interface DeliveryPage {
   readonly deliveries: readonly DeliverySummary[];
@@ -110,18 +131,29 @@ export function deliveryFromRow(r: DeliveryRow): DeliverySummary {
     failedAt: r.failed_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    resendsOnRecovery: r.status === 'failed' && r.event !== TEST_EVENT_KIND,
   };
 }
 
 /**
  * One page of the account's deliveries, newest first (the order of the account index, so a page
- * is an index range scan), with the number matching the filter. `page` counts from 1.
+ * is an index range scan) or oldest event first, with the number matching the filter. `page`
+ * counts from 1.
  */
-export async function listDeliveries(sequelize: Sequelize, accountId: string, filter: DeliveryFilter, page: number, perPage: number): Promise<DeliveryPage> {
-  const where = `d.account_id = $1 AND ($2::text IS NULL OR d.event = $2) AND ($3::text IS NULL OR d.campaign_id = $3) AND ($4::text IS NULL OR d.status = $4)`;
-  const bind = [accountId, filter.event ?? null, filter.campaignId ?? null, filter.status ?? null];
+export async function listDeliveries(
+  sequelize: Sequelize,
+  accountId: string,
+  filter: DeliveryFilter,
+  page: number,
+  perPage: number,
+  order: DeliveryOrder = 'newest',
+): Promise<DeliveryPage> {
+  const where =
+    `d.account_id = $1 AND ($2::text IS NULL OR d.event = $2) AND ($3::text IS NULL OR d.campaign_id = $3) AND ($4::text IS NULL OR d.status = $4)` +
+    ` AND ($5::text IS NULL OR d.url = $5)`;
+  const bind = [accountId, filter.event ?? null, filter.campaignId ?? null, filter.status ?? null, filter.url ?? null];
   const [rows, counted] = await Promise.all([
-    sequelize.query<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE ${where} ORDER BY d.created_at DESC, d.id DESC LIMIT $5 OFFSET $6`, {
+    sequelize.query<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE ${where} ORDER BY ${ORDER_BY[order]} LIMIT $6 OFFSET $7`, {
       bind: [...bind, perPage, (page - 1) * perPage],
       type: QueryTypes.SELECT,
     }),

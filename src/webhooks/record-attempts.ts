@@ -1,4 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
+import { catchUpCtes, wakeDispatchers } from './catch-up';
 import type { AttemptOutcome } from './post-webhook';
 
 /** One finished attempt of a delivery, as the log records it. */
@@ -15,6 +16,12 @@ export interface FailedAttempt {
   readonly failedAt: Date;
 }
 
+interface Recorded {
+  readonly attempts: Array<{ deliveryId: string; ok: boolean; failed: FailedAttempt | null }>;
+  /** Failed deliveries moved to their next cycle because their URL answered 2xx (catch-up.ts). */
+  readonly caughtUp: string[];
+}
+
 /**
  * Records attempts, many in one statement: each attempt row (numbered on from the delivery's
  * count), and the delivery moved to `delivered`, or kept `retrying` with its next retry due
@@ -23,13 +30,20 @@ export interface FailedAttempt {
  * deliveries in state `from` and in the attempt's cycle are touched: one taken over by another
  * dispatcher, resent or settled meanwhile is left alone. Returns the attempts it recorded, failed
  * ones that still climb the ladder with the instant they ended.
+ *
+ * In the same statement, every URL that answered 2xx gets its catch-up (catch-up.ts): the
+ * account's oldest failed delivery to it starts its next cycle, leased to the caller for
+ * `catchUpLeaseMs` (a dispatcher posts it itself), or with its lease expired when null (a
+ * dispatcher is woken to take it over). Being part of the statement that records the success, the
+ * catch-up cannot be lost between the two.
  */
 async function recordAttempts(
   sequelize: Sequelize,
   from: 'pending' | 'retrying',
   attempts: ReadonlyArray<{ attempt: FinishedAttempt; nextRetryMs: number | null }>,
-): Promise<Array<{ deliveryId: string; ok: boolean; failed: FailedAttempt | null }>> {
-  if (attempts.length === 0) return [];
+  catchUpLeaseMs: number | null,
+): Promise<Recorded> {
+  if (attempts.length === 0) return { attempts: [], caughtUp: [] };
   const records = attempts.map(({ attempt: a, nextRetryMs }) => ({
     id: a.deliveryId,
     cycle: a.cycle,
@@ -41,7 +55,7 @@ async function recordAttempts(
     refused: !a.outcome.ok && !a.outcome.retryable,
     next_retry_ms: nextRetryMs,
   }));
-  const rows = await sequelize.query<{ id: string; cycle: number; ok: boolean; refused: boolean; ended_at: Date }>(
+  const rows = await sequelize.query<{ kind: 'attempt' | 'caught_up'; id: string; cycle: number; ok: boolean; refused: boolean; ended_at: Date }>(
     `WITH x AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb)
          AS x(id text, cycle int, attempted_at timestamptz, duration_ms int, status_code int, error text, ok boolean, refused boolean, next_retry_ms bigint)
@@ -57,40 +71,62 @@ async function recordAttempts(
                                 ELSE x.attempted_at + (x.duration_ms + x.next_retry_ms) * interval '1 millisecond' END,
          updated_at = now()
        FROM x WHERE d.id = x.id AND d.cycle = x.cycle AND d.status = $2
-       RETURNING d.id, d.cycle, d.attempt_count, x.attempted_at, x.duration_ms, x.status_code, x.error, x.ok, x.refused
+       RETURNING d.id, d.account_id, d.url, d.cycle, d.attempt_count, x.attempted_at, x.duration_ms, x.status_code, x.error, x.ok, x.refused
      ), logged AS (
        INSERT INTO webhook_attempts (delivery_id, number, cycle, attempted_at, duration_ms, status_code, error, succeeded)
        SELECT id, attempt_count, cycle, attempted_at, duration_ms, status_code, error, ok FROM upd
-     )
-     SELECT id, cycle, ok, refused, attempted_at + duration_ms * interval '1 millisecond' AS ended_at FROM upd`,
-    { bind: [JSON.stringify(records), from], type: QueryTypes.SELECT },
+     ), recovered AS (
+       SELECT DISTINCT account_id, url FROM upd WHERE ok
+     ), ${catchUpCtes('recovered', 'upd', 'COALESCE($3::bigint, 0)')}
+     SELECT 'attempt' AS kind, id, cycle, ok, refused, attempted_at + duration_ms * interval '1 millisecond' AS ended_at FROM upd
+     UNION ALL
+     SELECT 'caught_up', id, cycle, NULL, NULL, NULL FROM caught_up`,
+    { bind: [JSON.stringify(records), from, catchUpLeaseMs], type: QueryTypes.SELECT },
   );
-  return rows.map((r) => ({
-    deliveryId: r.id,
-    ok: r.ok,
-    failed: r.ok || r.refused ? null : { deliveryId: r.id, cycle: r.cycle, failedAt: new Date(r.ended_at) },
-  }));
+  const caughtUp = rows.filter((r) => r.kind === 'caught_up').map((r) => r.id);
+  // Moved with the lease expired: a dispatcher must hear of it (NOTIFY), not only find it when it polls.
+  if (caughtUp.length > 0 && catchUpLeaseMs === null) await wakeDispatchers(sequelize);
+  return {
+    attempts: rows
+      .filter((r) => r.kind === 'attempt')
+      .map((r) => ({
+        deliveryId: r.id,
+        ok: r.ok,
+        failed: r.ok || r.refused ? null : { deliveryId: r.id, cycle: r.cycle, failedAt: new Date(r.ended_at) },
+      })),
+    caughtUp,
+  };
+}
+
+/** What the dispatcher's recording of first attempts leaves it to do. */
+export interface RecordedFirstAttempts {
+  /** Deliveries left retrying: each needs its retry workflow started. */
+  readonly failed: FailedAttempt[];
+  /** Failed deliveries whose URL answered 2xx, now pending in their next cycle and leased to the caller: it posts them. */
+  readonly caughtUp: string[];
 }
 
 /**
  * The dispatcher's first attempts of a cycle: `pending` → `delivered`, or → `retrying` with the
  * first retry due `firstRetryMs` after the failure, or → `failed` when the destination was refused
- * (not retryable). Returns the ones left retrying: each needs its retry workflow started.
+ * (not retryable). A URL that answered 2xx brings its oldest failed delivery back (catch-up.ts),
+ * leased to the caller for `leaseMs`.
  */
-export async function recordFirstAttempts(sequelize: Sequelize, attempts: readonly FinishedAttempt[], firstRetryMs: number): Promise<FailedAttempt[]> {
-  const recorded = await recordAttempts(sequelize, 'pending', attempts.map((attempt) => ({ attempt, nextRetryMs: firstRetryMs })));
-  return recorded.flatMap((r) => (r.failed === null ? [] : [r.failed]));
+export async function recordFirstAttempts(sequelize: Sequelize, attempts: readonly FinishedAttempt[], firstRetryMs: number, leaseMs: number): Promise<RecordedFirstAttempts> {
+  const recorded = await recordAttempts(sequelize, 'pending', attempts.map((attempt) => ({ attempt, nextRetryMs: firstRetryMs })), leaseMs);
+  return { failed: recorded.attempts.flatMap((r) => (r.failed === null ? [] : [r.failed])), caughtUp: recorded.caughtUp };
 }
 
 /**
  * One retry's attempt: `delivered` on success; on failure the delivery stays `retrying` with the
  * next retry's due time (none after the last: the workflow marks it failed next), or is `failed` at
- * once when the destination was refused. Returns false when the delivery was not retrying in that
- * cycle (nothing recorded).
+ * once when the destination was refused. A success brings the URL's oldest failed delivery back
+ * (catch-up.ts) for a dispatcher to take over. Returns false when the delivery was not retrying in
+ * that cycle (nothing recorded).
  */
 export async function recordRetryAttempt(sequelize: Sequelize, attempt: FinishedAttempt, nextRetryInMs: number | null): Promise<boolean> {
-  const recorded = await recordAttempts(sequelize, 'retrying', [{ attempt, nextRetryMs: nextRetryInMs }]);
-  return recorded.length > 0;
+  const recorded = await recordAttempts(sequelize, 'retrying', [{ attempt, nextRetryMs: nextRetryInMs }], null);
+  return recorded.attempts.length > 0;
 }
 
 /** After the last retry failed: the delivery is `failed` (it can still be resent). */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { newId } from '../accounts/ids';
 import type { Egress } from '../egress';
+import { catchUpAfterSuccess } from './catch-up';
 import { envelopeBody } from './envelope';
 import { TEST_EVENT_KIND } from './event-kinds';
 import { postWebhook } from './post-webhook';
@@ -50,6 +51,9 @@ export const TEST_EVENT_MESSAGE = 'Test event from the campaign outreach service
  * delivery and attempt are written in one statement after the answer, already delivered or
  * failed: a test delivery is never `pending`, so no dispatcher can take it over and no retry
  * workflow starts; a crash during the POST leaves only a dispatched outbox row nobody posts.
+ *
+ * A 2xx is the URL answering again like any other: the account's failed deliveries to it are sent
+ * again, oldest first (catch-up.ts). A failed test event itself is never resent.
  */
 export async function sendTestEvent(deps: TestEventDeps, accountId: string, requestedUrl?: string): Promise<TestEventResult> {
   const settings = await webhookSettings(deps.sequelize, accountId);
@@ -71,12 +75,12 @@ export async function sendTestEvent(deps: TestEventDeps, accountId: string, requ
   await deps.sequelize.query(
     `WITH delivery AS (
        INSERT INTO webhook_deliveries (id, account_id, event_id, event, campaign_id, url, status, cycle, attempt_count,
-                                       last_attempt_at, last_status_code, last_error, delivered_at, failed_at, created_at)
+                                       last_attempt_at, last_status_code, last_error, delivered_at, failed_at, created_at, event_at)
        VALUES ($1, $2, $3, $4, NULL, $5, CASE WHEN $6::boolean THEN 'delivered' ELSE 'failed' END, 1, 1,
                $7::timestamptz, $8::int, $9::text,
                CASE WHEN $6::boolean THEN $7::timestamptz + $10::int * interval '1 millisecond' END,
                CASE WHEN NOT $6::boolean THEN $7::timestamptz + $10::int * interval '1 millisecond' END,
-               $11::timestamptz)
+               $11::timestamptz, $11::timestamptz)
        RETURNING id
      )
      INSERT INTO webhook_attempts (delivery_id, number, cycle, attempted_at, duration_ms, status_code, error, succeeded)
@@ -97,6 +101,8 @@ export async function sendTestEvent(deps: TestEventDeps, accountId: string, requ
       ],
     },
   );
+  // The endpoint answers again: what it missed is sent, oldest first (catch-up.ts).
+  if (outcome.ok) await catchUpAfterSuccess(deps.sequelize, accountId, url);
   return { deliveryId, eventId, url, delivered: outcome.ok, statusCode: outcome.statusCode, durationMs: outcome.durationMs, error: outcome.error };
 }
 

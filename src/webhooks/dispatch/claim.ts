@@ -17,7 +17,9 @@ export interface ClaimedEvents {
  * global URL, once when they are the same (DISTINCT over normalised URLs). A delivery's id is
  * derived from (event, URL), so it is stable and the unique (event_id, url) pair makes a repeat a
  * no-op. New deliveries are `pending`, leased to the caller for `leaseMs`: if the caller dies
- * before recording the attempt, another dispatcher takes them over when the lease runs out.
+ * before recording the attempt, another dispatcher takes them over when the lease runs out. Each
+ * carries its event's time (`event_at`), the order in which a receiver that comes back gets its
+ * failed deliveries (catch-up.ts).
  */
 export async function claimOutboxEvents(sequelize: Sequelize, limit: number, leaseMs: number): Promise<ClaimedEvents> {
   const rows = await sequelize.query<{ events: string; ids: string[] | null }>(
@@ -34,9 +36,9 @@ export async function claimOutboxEvents(sequelize: Sequelize, limit: number, lea
          CROSS JOIN LATERAL (VALUES (c.reporting_webhook_url), (s.url)) AS d(url)
         WHERE m.event = ANY($2::text[]) AND d.url IS NOT NULL
      ), inserted AS (
-       INSERT INTO webhook_deliveries (id, account_id, event_id, event, campaign_id, url, status, lease_until, created_at)
+       INSERT INTO webhook_deliveries (id, account_id, event_id, event, campaign_id, url, status, lease_until, created_at, event_at)
        SELECT 'whd_' || substr(encode(sha256(convert_to(t.event_id || ' ' || t.url, 'UTF8')), 'hex'), 1, 16),
-              t.account_id, t.event_id, t.event, t.campaign_id, t.url, 'pending', now() + $3 * interval '1 millisecond', now()
+              t.account_id, t.event_id, t.event, t.campaign_id, t.url, 'pending', now() + $3 * interval '1 millisecond', now(), t.created_at
          FROM targets t
         ORDER BY t.created_at, t.event_id
        ON CONFLICT (event_id, url) DO NOTHING

@@ -55,8 +55,10 @@ export interface DispatchRunControl {
 /**
  * One run of the dispatcher: claim outbox events in batches, post each delivery's first attempt
  * (signed at the moment it is sent), record the attempts in shared statements, and hand every
- * failed one to a retry workflow. It stops taking work when `runForMs` is over or `signal` aborts
- * (worker shutdown), and returns once its attempts in flight are recorded.
+ * failed one to a retry workflow. A success whose URL has failed deliveries waiting brings the
+ * oldest of them back in the same statement, leased to this run, which posts it at once: its
+ * success brings the next (catch-up.ts). It stops taking work when `runForMs` is over or `signal`
+ * aborts (worker shutdown), and returns once its attempts in flight are recorded.
  *
  * Attempts run concurrently up to `maxInFlight`, and claiming goes on while they run, so one slow
  * receiver holds a slot for at most its 10 s, not the whole batch. The claim takes at most the free
@@ -66,10 +68,18 @@ export async function runDispatcher(deps: DispatcherDeps, options: DispatcherOpt
   return new DispatchRun(deps, options, control).run();
 }
 
+/** What recording one first attempt leaves to its caller. */
+interface Recorded {
+  readonly failed: FailedAttempt | null;
+  /** Failed deliveries brought back by a success of this batch, leased to this run (catch-up.ts). */
+  readonly caughtUp: readonly string[];
+}
+
 class DispatchRun {
   private readonly stats = { eventsClaimed: 0, attempts: 0, delivered: 0, handedToRetry: 0 };
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly recorder: GroupCommit<FinishedAttempt, FailedAttempt | null>;
+  private readonly recorder: GroupCommit<FinishedAttempt, Recorded>;
+  private readonly until: number;
   private wakeUp: (() => void) | null = null;
   private woken = false;
   /** Every slot was taken at the last look: a finished attempt is then worth a new look. */
@@ -88,10 +98,12 @@ class DispatchRun {
     private readonly options: DispatcherOptions,
     private readonly control: DispatchRunControl,
   ) {
-    this.recorder = new GroupCommit(async (items) => {
-      const failed = await recordFirstAttempts(deps.sequelize, items, RETRY_LADDER_MS[0] as number);
-      const byId = new Map(failed.map((f) => [f.deliveryId, f]));
-      return items.map((i) => byId.get(i.deliveryId) ?? null);
+    this.until = Date.now() + control.runForMs;
+    this.recorder = new GroupCommit<FinishedAttempt, Recorded>(async (items) => {
+      const recorded = await recordFirstAttempts(deps.sequelize, items, RETRY_LADDER_MS[0] as number, options.leaseMs);
+      const byId = new Map(recorded.failed.map((f) => [f.deliveryId, f]));
+      // The deliveries brought back go to the batch's first item, whose attempt launches them.
+      return items.map((i, n) => ({ failed: byId.get(i.deliveryId) ?? null, caughtUp: n === 0 ? recorded.caughtUp : [] }));
     });
   }
 
@@ -99,10 +111,9 @@ class DispatchRun {
     const stopListening = this.deps.wakeups?.onWake(() => this.wake());
     const onAbort = () => this.wake();
     this.control.signal.addEventListener('abort', onAbort);
-    const until = Date.now() + this.control.runForMs;
     let lastSweep = 0;
     try {
-      while (!this.control.signal.aborted && Date.now() < until) {
+      while (!this.stopping()) {
         this.control.heartbeat?.({ ...this.stats });
         // Cleared before looking, so a notification that arrives during the claim is not lost.
         this.woken = false;
@@ -113,12 +124,13 @@ class DispatchRun {
         }
         // A busy origin freed a slot during a look too recent to repeat: look again in a moment.
         const pauseMs = this.freed.size > 0 ? ORIGIN_LOOK_MS : this.options.pollMs;
-        if (!moreWaiting) await this.waitForWork(Math.min(pauseMs, Math.max(0, until - Date.now())));
+        if (!moreWaiting) await this.waitForWork(Math.min(pauseMs, Math.max(0, this.until - Date.now())));
       }
     } finally {
       stopListening?.();
       this.control.signal.removeEventListener('abort', onAbort);
-      await Promise.allSettled([...this.inFlight]);
+      // An attempt ending now may have launched a catch-up before it left the set: wait for those too.
+      while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
     }
     return { ...this.stats };
   }
@@ -150,8 +162,16 @@ class DispatchRun {
       const full = [...this.busy].filter(([, n]) => n >= this.options.maxInFlightPerOrigin).map(([origin]) => origin);
       ids.push(...(await claimExpiredLeases(this.deps.sequelize, limit - ids.length, this.options.leaseMs, full)));
     }
-    // A destination with its share in flight gets the rest back as pending deliveries: they wait in
-    // the table (not in this process, where a crash would strand them) until one of its slots frees.
+    await this.launchOrSetAside(ids);
+    return claimed.events === limit || ids.length >= limit;
+  }
+
+  /**
+   * Starts the attempts of deliveries leased to this run. A destination with its share in flight
+   * gets the rest back as pending deliveries: they wait in the table (not in this process, where a
+   * crash would strand them) until one of its slots frees.
+   */
+  private async launchOrSetAside(ids: readonly string[]): Promise<void> {
     const setAside: string[] = [];
     for (const job of await loadDeliveryJobs(this.deps.sequelize, ids)) {
       const origin = originOf(job.url);
@@ -163,7 +183,25 @@ class DispatchRun {
       }
     }
     await releaseLeases(this.deps.sequelize, setAside);
-    return claimed.events === limit || ids.length >= limit;
+  }
+
+  /**
+   * Deliveries a success brought back (catch-up.ts), leased to this run: posted now, unless the run
+   * is ending or has no slot (the attempt that brought them still holds its own), in which case
+   * their lease is given back and whichever dispatcher looks next takes them over.
+   */
+  private async launchCaughtUp(ids: readonly string[]): Promise<void> {
+    try {
+      if (this.stopping() || this.inFlight.size > this.options.maxInFlight) await releaseLeases(this.deps.sequelize, ids);
+      else await this.launchOrSetAside(ids);
+    } catch (err) {
+      // Still pending and leased: taken over when the lease runs out, like any claimed delivery.
+      this.deps.log.warn({ err, deliveryIds: ids }, 'caught-up webhook deliveries not launched; they are taken over when their lease runs out');
+    }
+  }
+
+  private stopping(): boolean {
+    return this.control.signal.aborted || Date.now() >= this.until;
   }
 
   private launch(job: DeliveryJob, origin: string): void {
@@ -191,9 +229,10 @@ class DispatchRun {
     const headers = signedHeaders(job.body, job.eventId, new Date(), job.secrets);
     const outcome = await postWebhook(this.deps.egress, job.url, job.body, headers);
     this.stats.attempts += 1;
-    const failed = await this.recorder.submit({ deliveryId: job.deliveryId, cycle: job.cycle, outcome });
+    const { failed, caughtUp } = await this.recorder.submit({ deliveryId: job.deliveryId, cycle: job.cycle, outcome });
     if (outcome.ok) this.stats.delivered += 1;
     if (failed !== null) await this.handToRetry(failed);
+    if (caughtUp.length > 0) await this.launchCaughtUp(caughtUp);
   }
 
   private async handToRetry(failed: FailedAttempt): Promise<void> {

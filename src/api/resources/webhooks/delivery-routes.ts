@@ -1,6 +1,7 @@
 import { deliveryDetail, listDeliveries } from '../../../webhooks/delivery-repository';
 import { resendDelivery, ResendRefused } from '../../../webhooks/resend';
-import { ConflictError, NotFoundError } from '../../../errors/domain-errors';
+import { normalizeWebhookUrl } from '../../../webhooks/webhook-url';
+import { ConflictError, InvalidInputError, NotFoundError } from '../../../errors/domain-errors';
 import { defineRoute } from '../../http/route';
 import { Delivery, DeliveryDetail, DeliveryIdParams, DeliveryListQuery, DeliveryListResponse } from './schemas';
 import { deliveryDetailView, deliveryView } from './views';
@@ -13,7 +14,9 @@ const listRoute = defineRoute({
   summary: 'The webhook delivery log: one entry per event and destination URL, newest first',
   description:
     'Each event goes to the campaign URL and to the global URL (once when they are the same): one delivery per URL. Filter by event name, ' +
-    'campaign and status; page from 1, perPage up to 100 (default 20). An unknown event name or status is a 400.',
+    'campaign, status and URL; page from 1, perPage up to 100 (default 20). An unknown event name or status, or a url that is not an ' +
+    'absolute URL, is a 400. `status=failed` shows what is waiting for its receiver to come back (resendsOnRecovery): when the URL next ' +
+    'answers 2xx, those deliveries are sent again one at a time, oldest event first, the order `order=oldest` lists them in.',
   tags: ['webhooks'],
   query: DeliveryListQuery,
   responses: { 200: { description: 'One page of deliveries and the total matching the filters', schema: DeliveryListResponse } },
@@ -21,7 +24,8 @@ const listRoute = defineRoute({
   handler: async ({ query }, { deps, auth }) => {
     const page = query.page ?? 1;
     const perPage = query.perPage ?? 20;
-    const result = await listDeliveries(deps.sequelize, auth.accountId, { event: query.event, campaignId: query.campaignId, status: query.status }, page, perPage);
+    const filter = { event: query.event, campaignId: query.campaignId, status: query.status, url: query.url === undefined ? undefined : storedUrl(query.url) };
+    const result = await listDeliveries(deps.sequelize, auth.accountId, filter, page, perPage, query.order ?? 'newest');
     return { body: { deliveries: result.deliveries.map(deliveryView), page, perPage, total: result.total } };
   },
 });
@@ -69,3 +73,12 @@ const resendRoute = defineRoute({
 });
 
 export const webhookDeliveryRoutes = [listRoute, detailRoute, resendRoute];
+
+/** The URL as deliveries store it (normalised), so any spelling of one destination finds its deliveries. */
+function storedUrl(raw: string): string {
+  try {
+    return normalizeWebhookUrl(raw);
+  } catch {
+    throw new InvalidInputError('url must be an absolute URL');
+  }
+}

@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { DELIVERY_STATUSES } from '../../../webhooks/delivery-repository';
 import { LOGGED_EVENT_KINDS } from '../../../webhooks/event-kinds';
+import { MAX_WEBHOOK_URL_LENGTH } from '../../../webhooks/webhook-url';
 import { Timestamp } from '../../http/common-schemas';
 import { StringEnum } from '../string-enum';
 
@@ -79,6 +80,12 @@ export const Delivery = Type.Object(
     failedAt: Nullable(Timestamp, 'When the delivery was given up.'),
     createdAt: Timestamp,
     updatedAt: Timestamp,
+    resendsOnRecovery: Type.Boolean({
+      description:
+        'True for a failed delivery that is not a test event: it waits for its URL to come back. When the URL next answers 2xx to any ' +
+        "event of the account (a new event, a retry, a resend or a test event), the account's failed deliveries to it are sent again one at " +
+        'a time, oldest event first: each a new cycle with the same event id and body, a failure climbing the retry ladder again.',
+    }),
   },
   { additionalProperties: false },
 );
@@ -117,6 +124,21 @@ export const DeliveryListQuery = Type.Object(
     event: Type.Optional(EventKind),
     campaignId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only deliveries of this campaign.' })),
     status: Type.Optional(Status),
+    url: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: MAX_WEBHOOK_URL_LENGTH,
+        description: 'Only deliveries to this URL (an absolute URL, compared normalised: `HTTPS://Example.com:443/x` is `https://example.com/x`).',
+      }),
+    ),
+    order: Type.Optional(
+      StringEnum(['newest', 'oldest'] as const, {
+        default: 'newest',
+        description:
+          'newest (default): the newest delivery first. oldest: the oldest event first (its time, then its id); with status=failed and a ' +
+          'url, the order in which that URL will get them again when it answers 2xx.',
+      }),
+    ),
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, from 1.' })),
     perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Deliveries per page, at most 100.' })),
   },
@@ -125,7 +147,7 @@ export const DeliveryListQuery = Type.Object(
 
 export const DeliveryListResponse = Type.Object(
   {
-    deliveries: Type.Array(Delivery, { description: 'Newest first.' }),
+    deliveries: Type.Array(Delivery, { description: 'Newest first, or oldest event first with order=oldest.' }),
     page: Type.Integer({ minimum: 1 }),
     perPage: Type.Integer({ minimum: 1 }),
     total: Type.Integer({ minimum: 0, description: 'Deliveries matching the filters, over all pages.' }),

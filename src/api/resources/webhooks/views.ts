@@ -36,6 +36,7 @@ export function deliveryView(d: DeliverySummary): Static<typeof Delivery> {
     failedAt: iso(d.failedAt),
     createdAt: d.createdAt.toISOString(),
     updatedAt: d.updatedAt.toISOString(),
+    resendsOnRecovery: d.resendsOnRecovery,
   };
 }
 
