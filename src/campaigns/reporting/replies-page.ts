@@ -4,6 +4,8 @@ import type { Sentiment } from '../../db/models/reply';
 /** A real reply to one of the campaign's emails (auto-replies and bounces are not listed). */
 export interface CampaignReply {
   readonly id: string;
+  /** The lead the reply was matched to (its thread on the dashboard); null when matched to none. */
+  readonly leadId: string | null;
   /** The sender's address. */
   readonly email: string;
   /** Who replied; null when neither the lead record nor the From header names them. */
@@ -32,7 +34,7 @@ export interface RepliesQuery {
 // sender's when someone else did (a colleague the email was forwarded to). Sentiment is set for
 // every qualified reply; 'neutral' stands in as the event does should one ever lack it.
 const PAGE_SQL = `
-SELECT r.id, r.from_email AS "email",
+SELECT r.id, r.lead_id AS "leadId", r.from_email AS "email",
        CASE WHEN e.id IS NULL OR lower(r.from_email) = lower(e.to_email)
             THEN coalesce(r.lead_name, r.from_name) ELSE coalesce(r.from_name, r.lead_name) END AS "name",
        r.lead_company AS "company",

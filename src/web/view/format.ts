@@ -1,7 +1,7 @@
 /** How the pages write numbers, money, rates and times: one place, so every page (and the report) agrees. */
 
 /** Counts, money and rates are written as the emailed report writes them. */
-export { count, percent, usd } from '../../campaigns/reporting/report-view';
+export { CATEGORY_LABEL, count, percent, usd } from '../../campaigns/reporting/report-view';
 
 const dateTimes = new Map<string, Intl.DateTimeFormat>();
 /** "27 Nov 2026, 08:00 CET" in the given zone (the campaign's): what its owner's calendar says. */

@@ -1,3 +1,4 @@
+import { threadHref } from '../inbox/links';
 import { CATEGORY_LABEL } from '../../../campaigns/reporting/report-view';
 import { moveAllowed } from '../../../campaigns/model/transitions';
 import type { PreviewStep } from '../../../campaigns/sequences/preview';
@@ -83,11 +84,13 @@ export async function campaignView(d: CampaignPageData, preview: StepPreviewView
       ['Started', dateTime(c.startedAt, zone)],
       ...(c.completedAt === null ? [] : [['Completed', dateTime(c.completedAt, zone)]]),
       ['Time zone', zone],
+      ['Sends from', c.mailboxIds === null ? 'every active mailbox of the account' : `${c.mailboxIds.length} chosen mailbox${c.mailboxIds.length === 1 ? '' : 'es'}`],
       ['Id', c.id],
     ],
     moves: d.moves,
     canEdit: moveAllowed('edit', c.status),
     budgetPaused: c.status === 'budget_paused',
+    noMailbox: c.mailboxesReason === 'no_active_mailbox',
     figures,
     costs: [
       ['AI writing', usd(d.stats.costs.aiGenerationUsd)],
@@ -139,6 +142,7 @@ export async function campaignView(d: CampaignPageData, preview: StepPreviewView
       percent: b.share === null ? null : Math.min(100, Math.round(b.share * 100)),
     })),
     replies: d.replies.map((r) => ({
+      href: r.leadId === null ? null : threadHref(r.leadId, r.id),
       from: r.name === null ? r.email : `${r.name} <${r.email}>`,
       company: r.company,
       category: r.category === null ? CATEGORY_LABEL.uncategorised! : (CATEGORY_LABEL[r.category] ?? r.category),
@@ -147,6 +151,7 @@ export async function campaignView(d: CampaignPageData, preview: StepPreviewView
       at: dateTime(r.receivedAt, zone),
     })),
     repliesTotal: d.repliesTotal,
+    inboxHref: `/dashboard/inbox?campaign=${encodeURIComponent(c.id)}`,
     reporting: {
       email: c.reportingEmail,
       frequency: c.reportingFrequency,
