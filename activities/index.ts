@@ -10,6 +10,7 @@ import { endLeadSequence } from './campaigns/end-lead-sequence';
 import { enrolNewLeads } from './campaigns/enrol-new-leads';
 import type { ActivityDeps } from './deps';
 import { markCampaignReportFailed, sendCampaignReport } from './reports/send-report';
+import { markServiceEmailFailed, sendStoredServiceEmail } from './service-mail/send-stored-email';
 import { attemptWebhookDelivery } from './webhooks/attempt-delivery';
 import { markWebhookDeliveryFailed } from './webhooks/mark-failed';
 import { runWebhookDispatcher } from './webhooks/run-dispatcher';
@@ -40,6 +41,8 @@ export function createActivities(deps: ActivityDeps) {
     markWebhookDeliveryFailed: markWebhookDeliveryFailed(deps),
     sendCampaignReport: sendCampaignReport(deps),
     markCampaignReportFailed: markCampaignReportFailed(deps),
+    sendStoredServiceEmail: sendStoredServiceEmail(deps),
+    markServiceEmailFailed: markServiceEmailFailed(deps),
   };
 }
 
@@ -64,9 +67,11 @@ export type CampaignWorkflowActivities = Pick<
 export type WebhookWorkflowActivities = Pick<Activities, 'runWebhookDispatcher' | 'attemptWebhookDelivery' | 'markWebhookDeliveryFailed'>;
 /** What the report workflows (the campaign's schedule, a report asked for) proxy. */
 export type ReportWorkflowActivities = Pick<Activities, 'sendCampaignReport' | 'markCampaignReportFailed'>;
+/** What the service-email workflow (one stored message, e.g. an answer to a lead) proxies. */
+export type ServiceMailWorkflowActivities = Pick<Activities, 'sendStoredServiceEmail' | 'markServiceEmailFailed'>;
 
 // Nothing is registered that no workflow proxies: an activity added to createActivities without
 // joining one of the sets above fails the typecheck here.
-const _everyActivityIsProxied: [Exclude<keyof Activities, keyof CampaignWorkflowActivities | keyof WebhookWorkflowActivities | keyof ReportWorkflowActivities>] extends [never]
+const _everyActivityIsProxied: [Exclude<keyof Activities, keyof CampaignWorkflowActivities | keyof WebhookWorkflowActivities | keyof ReportWorkflowActivities | keyof ServiceMailWorkflowActivities>] extends [never]
   ? true
   : never = true;

@@ -15,6 +15,8 @@ import { inboundRoutes } from './resources/inbound/routes';
 import { integrationRoutes } from './resources/integrations/routes';
 import { leadRoutes } from './resources/leads/routes';
 import { leadEditRoutes } from './resources/leads/lead-edit-routes';
+import { leadAnswerRoutes } from './resources/leads/answer-routes';
+import { leadThreadRoutes } from './resources/leads/thread-routes';
 import { leadListRoutesA } from './resources/lead-lists/routes-a';
 import { leadListRoutesB } from './resources/lead-lists/routes-b';
 import { blocklistRoutes } from './resources/blocklist/routes';
@@ -22,6 +24,7 @@ import { mailboxRoutes } from './resources/mailboxes/routes';
 import { meRoutes } from './resources/me/routes';
 import { meetingRoutes } from './resources/meetings/routes';
 import { qualifyRoutes } from './resources/qualify/routes';
+import { replyRoutes } from './resources/replies/routes';
 import { sequenceRoutes } from './resources/sequences/routes';
 import { benchmarkRoutes } from './resources/reports/benchmark-routes';
 import { costRoutes } from './resources/reports/cost-routes';
@@ -56,6 +59,8 @@ export const RESOURCE_ROUTES: readonly AnyRoute[] = [
   ...meetingRoutes,
   ...leadRoutes,
   ...leadEditRoutes,
+  ...leadAnswerRoutes,
+  ...leadThreadRoutes,
   ...leadListRoutesB,
   ...blocklistRoutes,
   ...audienceRoutes,
@@ -69,4 +74,5 @@ export const RESOURCE_ROUTES: readonly AnyRoute[] = [
   ...costRoutes,
   ...gatewayRoutes,
   ...webhookRoutes,
+  ...replyRoutes,
 ];

@@ -37,12 +37,29 @@ export const REPORT_MAIL_KIND = 'campaign_report';
  * (ServiceMailTemporaryFailure), the database unreachable. A campaign that no longer exists is a
  * `skipped` result, not an error.
  */
+/** How long an on-demand report's row may take to appear: the API starts the workflow inside the transaction that inserts it. */
+const ROW_WAIT_TRIES = 20;
+const ROW_WAIT_MS = 100;
+
+/**
+ * The on-demand report's row, waiting briefly for it: the workflow is started before the API's
+ * transaction commits (so a refused start stores nothing), and its activity can run first. Null
+ * only when the row is still missing after that (the campaign was deleted, the request rolled back).
+ */
+async function findReportSoon(sequelize: Sequelize, reportId: string): Promise<CampaignReportRow | null> {
+  for (let attempt = 1; ; attempt++) {
+    const row = await findReport(sequelize, reportId);
+    if (row !== null || attempt >= ROW_WAIT_TRIES) return row;
+    await new Promise((resolve) => setTimeout(resolve, ROW_WAIT_MS));
+  }
+}
+
 export async function sendCampaignReport(deps: SendReportDeps, input: SendReportInput): Promise<SendReportResult> {
   const { sequelize, log } = deps;
   const campaign = await readReportCampaign(sequelize, input.campaignId);
   let row: CampaignReportRow | null;
   if (input.kind === 'on_demand' || input.reportId !== undefined) {
-    row = input.reportId === undefined ? null : await findReport(sequelize, input.reportId);
+    row = input.reportId === undefined ? null : await findReportSoon(sequelize, input.reportId);
     if (row !== null && row.campaignId !== input.campaignId) row = null;
   } else {
     row =

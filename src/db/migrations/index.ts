@@ -21,6 +21,11 @@ import * as m20261130090000 from './20261130090000-schedule-rules';
 import * as m20261130091000 from './20261130091000-idempotency';
 import * as m20261130092000 from './20261130092000-campaign-changes';
 import * as m20261130093000 from './20261130093000-campaign-drafts';
+import * as m20261201090000 from './20261201090000-reply-labels';
+import * as m20261201091000 from './20261201091000-lead-answers';
+import * as m20261201092000 from './20261201092000-campaign-mailboxes';
+import * as m20261201093000 from './20261201093000-webhook-catch-up';
+import * as m20261201094000 from './20261201094000-thread-indexes';
 
 export interface Migration {
   readonly name: string;
@@ -52,4 +57,9 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '20261130091000-idempotency', ...m20261130091000 },
   { name: '20261130092000-campaign-changes', ...m20261130092000 },
   { name: '20261130093000-campaign-drafts', ...m20261130093000 },
+  { name: '20261201090000-reply-labels', ...m20261201090000 },
+  { name: '20261201091000-lead-answers', ...m20261201091000 },
+  { name: '20261201092000-campaign-mailboxes', ...m20261201092000 },
+  { name: '20261201093000-webhook-catch-up', ...m20261201093000 },
+  { name: '20261201094000-thread-indexes', ...m20261201094000 },
 ];
