@@ -169,6 +169,7 @@ describe('the reply inbox (GET /v1/replies, GET and PATCH /v1/replies/:id)', () 
       expect(await idsOf('receivedFrom=2026-03-02&receivedTo=2026-03-03')).to.deep.equal([ids.ooo, ids.b1]);
       expect(await idsOf('receivedFrom=2026-03-02T09:00:00Z&receivedTo=2026-03-03T08:59:59Z')).to.deep.equal([ids.b1]);
       expect(await idsOf('receivedTo=2026-03-01')).to.deep.equal([ids.a1]);
+      expect(await idsOf('from=2026-03-02&to=2026-03-03')).to.deep.equal([ids.ooo, ids.b1]);
       expect(await idsOf(`campaignId=${newId('cmp')}`)).to.deep.equal([]);
 
       const page2 = await get(key, '/v1/replies?perPage=2&page=2');
@@ -245,6 +246,8 @@ describe('the reply inbox (GET /v1/replies, GET and PATCH /v1/replies/:id)', () 
         ['receivedFrom=2026-02-30', /query\.receivedFrom/],
         ['receivedTo=yesterday', /query\.receivedTo/],
         ['receivedFrom=2026-03-05&receivedTo=2026-03-01', /receivedFrom must not be after query\.receivedTo/],
+        ['from=2026-03-02&receivedFrom=2026-03-02', /receivedFrom or from, not both/],
+        ['to=tomorrow', /query\.to/],
         ['perPage=101', /query\.perPage/],
         ['page=0', /query\.page/],
         ['colour=red', /unknown field "colour"/],

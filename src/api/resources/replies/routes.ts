@@ -19,7 +19,7 @@ const listRoute = defineRoute({
     'Replies written by a person and automatic answers (out of office) to any campaign, and messages matched to no campaign when the ' +
     'account is clear. Bounces are delivery reports, not conversations: listed only with kind=bounce. Filters: campaignId, category (the ' +
     'effective one: the user\'s label, else the model\'s), unread, mailboxId (the mailbox of the answered email), kind, receivedFrom and ' +
-    'receivedTo (a day, UTC, or a date-time; both ends included). Page from 1, perPage up to 100 (default 20). `unread` counts the unread ' +
+    'receivedTo (or from and to: a day, UTC, or a date-time; both ends included). Page from 1, perPage up to 100 (default 20). `unread` counts the unread ' +
     'replies matching the other filters. An unknown category or kind, a value of unread that is not true or false, or a wrong date is a 400.',
   tags: ['replies'],
   query: ReplyListQuery,
@@ -28,7 +28,9 @@ const listRoute = defineRoute({
   handler: async ({ query }, { deps, auth }) => {
     const page = query.page ?? 1;
     const perPage = query.perPage ?? 20;
-    const range = receivedRange(query.receivedFrom, query.receivedTo);
+    if (query.from !== undefined && query.receivedFrom !== undefined) throw badRequest('query: give receivedFrom or from, not both');
+    if (query.to !== undefined && query.receivedTo !== undefined) throw badRequest('query: give receivedTo or to, not both');
+    const range = receivedRange(query.receivedFrom ?? query.from, query.receivedTo ?? query.to);
     if (range.receivedFrom !== undefined && range.receivedBefore !== undefined && range.receivedFrom >= range.receivedBefore) {
       throw badRequest('query.receivedFrom must not be after query.receivedTo');
     }

@@ -30,6 +30,8 @@ export const ReplyListQuery = Type.Object(
     ),
     receivedFrom: Type.Optional(DateOrDateTime('Received at or after (a day: from its start).')),
     receivedTo: Type.Optional(DateOrDateTime('Received at or before (a day: to its end).')),
+    from: Type.Optional(DateOrDateTime('Short for receivedFrom.')),
+    to: Type.Optional(DateOrDateTime('Short for receivedTo.')),
     unreadFirst: Type.Optional(Type.Boolean({ description: 'true: unread replies first, each part newest first.' })),
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, from 1.' })),
     perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Replies per page, at most 100.' })),
