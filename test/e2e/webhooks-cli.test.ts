@@ -113,6 +113,47 @@ describe('outreach webhooks (CLI)', function () {
     expect(again.stderr).to.match(/already being delivered \(status pending\)/);
   });
 
+  it('deliveries --status failed --url --order oldest: what waits for a URL, in the order it will be sent again', async () => {
+    const { accountId } = await createAccount(db.sequelize);
+    const t0 = Date.parse('2026-09-01T08:00:00Z');
+    /** A failed delivery of a real event whose own time is t0 + `hours`; inserted in the order called. */
+    const failedTo = async (url: string, hours: number, status = 'failed'): Promise<string> => {
+      const eventId = newId('evt');
+      const at = new Date(t0 + hours * 3_600_000).toISOString();
+      await db.sequelize.query(`INSERT INTO outbox (id, account_id, event, data, created_at, dispatched_at) VALUES ($1, $2, 'reply.received', '{}', $3, $3)`, {
+        bind: [eventId, accountId, at],
+      });
+      const id = `whd_${newId('evt').slice(4)}`;
+      await db.sequelize.query(
+        `INSERT INTO webhook_deliveries (id, account_id, event_id, event, url, status, attempt_count, failed_at, delivered_at, event_at)
+         VALUES ($1, $2, $3, 'reply.received', $4, $5, 6, CASE WHEN $5 = 'failed' THEN now() END, CASE WHEN $5 = 'delivered' THEN now() END, $6)`,
+        { bind: [id, accountId, eventId, url, status, at] },
+      );
+      return id;
+    };
+    // Written out of event order: the listing sorts by the event's time, not by when the row was written.
+    const third = await failedTo('https://down.example.com/in', 2);
+    const first = await failedTo('https://down.example.com/in', 0);
+    const second = await failedTo('https://down.example.com/in', 1);
+    await failedTo('https://other.example.com/in', -1);
+    await failedTo('https://down.example.com/in', -2, 'delivered');
+
+    // Any spelling of the URL finds its deliveries (stored normalised).
+    const waiting = await json(['deliveries', '--account', accountId, '--status', 'failed', '--url', 'HTTPS://Down.Example.com:443/in', '--order', 'oldest']);
+    expect(waiting).to.deep.include({ order: 'oldest', page: 1, per_page: 20, total: 3 });
+    const listed = waiting.deliveries as Array<Record<string, unknown>>;
+    expect(listed.map((d) => d.id)).to.deep.equal([first, second, third]);
+    for (const d of listed) {
+      expect(d).to.deep.include({ status: 'failed', url: 'https://down.example.com/in', resends_on_recovery: true });
+      expect(d.note).to.match(/waits for the URL to answer 2xx/);
+    }
+    // Newest first is the default; a delivered one waits for nothing.
+    const all = await json(['deliveries', '--account', accountId, '--url', 'https://down.example.com/in']);
+    expect(all).to.deep.include({ order: 'newest', total: 4 });
+    const delivered = (all.deliveries as Array<Record<string, unknown>>).find((d) => d.status === 'delivered');
+    expect(delivered).to.deep.include({ resends_on_recovery: false, note: null });
+  });
+
   it('exits 2 with a message on bad input, changing nothing', async () => {
     const { accountId } = await createAccount(db.sequelize);
     await json(['set', '--account', accountId, '--url', 'https://kept.example.com/hooks']);
@@ -130,6 +171,8 @@ describe('outreach webhooks (CLI)', function () {
       [['deliveries', '--account', accountId, '--event', 'campaign.exploded'], /expected one of campaign\.started/],
       [['deliveries', '--account', accountId, '--per-page', '101'], /expected a whole number from 1 to 100/],
       [['deliveries', '--account', accountId, '--page', '0'], /expected a whole number from 1 to 1000000/],
+      [['deliveries', '--account', accountId, '--order', 'sideways'], /option '--order <order>' argument 'sideways' is invalid\. expected one of newest, oldest/],
+      [['deliveries', '--account', accountId, '--url', 'down.example.com/in'], /option '--url <url>' argument 'down\.example\.com\/in' is invalid\. expected an absolute URL/],
       [['delivery', 'whd_doesnotexist'], /No webhook delivery whd_doesnotexist/],
       [['resend', 'whd_doesnotexist'], /No webhook delivery whd_doesnotexist/],
       [['test', '--account', accountId, '--url', 'ftp://files.example.com/'], /url must be an https URL/],

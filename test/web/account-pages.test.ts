@@ -279,8 +279,10 @@ describe('dashboard account pages: webhooks (HTTP)', () => {
     const failedRow = visibleText(rowOf(log.text, 'data-delivery-id', failed));
     expect(failedRow).to.include('reply.received').and.include('https://a.example/hooks').and.include('failed').and.include('6 attempts, last HTTP 500');
     expect(failedRow).to.include('2026-10-01 08:01 UTC: HTTP 500 in 12 ms — HTTP 500').and.include(campaign.id);
+    // A failed delivery waits for its URL to come back.
+    expect(failedRow).to.include('failed Sent again, oldest first, when this URL next answers 2xx');
     const retryRow = visibleText(rowOf(log.text, 'data-delivery-id', retrying));
-    expect(retryRow).to.include('retrying').and.include('2026-10-01 08:33 UTC').and.not.include('Resend');
+    expect(retryRow).to.include('retrying').and.include('2026-10-01 08:33 UTC').and.not.include('Resend').and.not.include('Sent again');
     // Newest first: the test events of the previous test come before the seeded (older) ones.
     expect(log.text.indexOf(retrying)).to.be.lessThan(log.text.indexOf(failed));
 
@@ -301,6 +303,30 @@ describe('dashboard account pages: webhooks (HTTP)', () => {
     // A return address off the dashboard is not followed.
     const offsite = await s.submit(`/dashboard/webhooks/deliveries/${failed}/resend`, { returnTo: 'https://evil.example/' }, '/dashboard/webhooks');
     expect(offsite.location).to.equal('/dashboard/webhooks?notice=resend-in-flight');
+  });
+
+  it('"Failed, oldest first" lists what waits for its URL in the order it is sent again', async () => {
+    const t0 = Date.parse('2026-06-01T08:00:00Z');
+    const at = (minutes: number) => new Date(t0 + minutes * 60_000);
+    // Seeded out of order: the listing sorts by the event's time.
+    const later = await seedDelivery(t.db.sequelize, { accountId, campaignId: null, event: 'reply.received', url: 'https://w.example/in', status: 'failed', attempts: 6, createdAt: at(10) });
+    const earliest = await seedDelivery(t.db.sequelize, { accountId, campaignId: null, event: 'reply.received', url: 'https://w.example/in', status: 'failed', attempts: 6, createdAt: at(0) });
+    const delivered = await seedDelivery(t.db.sequelize, { accountId, campaignId: null, event: 'reply.received', url: 'https://w.example/in', status: 'delivered', attempts: 1, createdAt: at(5) });
+
+    const log = await page();
+    const link = /<a href="([^"]*)">Failed, oldest first<\/a>/.exec(log.text)?.[1];
+    expect(link).to.equal('/dashboard/webhooks?status=failed&amp;order=oldest');
+    const failedOldest = await s.get('/dashboard/webhooks?status=failed&order=oldest');
+    expectPage(failedOldest, 200);
+    const text = visibleText(failedOldest.text);
+    expect(text).to.match(/\d+ deliver(y|ies), oldest event first\./);
+    expect(failedOldest.text).to.include('<option value="failed" selected>').and.include('<option value="oldest" selected>');
+    expect(failedOldest.text).to.not.include(`data-delivery-id="${delivered}"`);
+    expect(failedOldest.text.indexOf(earliest)).to.be.greaterThan(-1).and.lessThan(failedOldest.text.indexOf(later));
+    expect(visibleText(rowOf(failedOldest.text, 'data-delivery-id', earliest))).to.include('Sent again, oldest first, when this URL next answers 2xx');
+    // Newest first (the default) has them the other way round.
+    expect(log.text.indexOf(later)).to.be.greaterThan(-1).and.lessThan(log.text.indexOf(earliest));
+    expectPage(await s.get('/dashboard/webhooks?order=sideways'), 400);
   });
 
   it('pages the log 20 at a time', async () => {

@@ -2,7 +2,15 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { AccountNotFound } from '../../accounts/account-service';
 import { egressFor } from '../../egress';
-import { DELIVERY_STATUSES, deliveryDetail, listDeliveries, type DeliveryDetail, type DeliveryStatus, type DeliverySummary } from '../../webhooks/delivery-repository';
+import {
+  DELIVERY_STATUSES,
+  deliveryDetail,
+  listDeliveries,
+  type DeliveryDetail,
+  type DeliveryOrder,
+  type DeliveryStatus,
+  type DeliverySummary,
+} from '../../webhooks/delivery-repository';
 import { LOGGED_EVENT_KINDS } from '../../webhooks/event-kinds';
 import { resendDelivery, ResendRefused } from '../../webhooks/resend';
 import { webhookSecretProblem } from '../../webhooks/secrets';
@@ -15,6 +23,12 @@ import { print, withDatabase } from '../support';
 class BadInput extends Error {}
 
 const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
+
+const DELIVERY_ORDERS: readonly DeliveryOrder[] = ['newest', 'oldest'];
+
+/** What happens next to a delivery nobody is attempting, in words for the operator; null when it is under way or done. */
+const waitingNote = (d: DeliverySummary): string | null =>
+  d.resendsOnRecovery ? 'waits for the URL to answer 2xx: then sent again, oldest event first' : null;
 
 // snake_case like the CLI's other output.
 const renderSettings = (s: WebhookSettings) => ({
@@ -45,6 +59,8 @@ const renderDelivery = (d: DeliverySummary) => ({
   failed_at: iso(d.failedAt),
   created_at: iso(d.createdAt),
   updated_at: iso(d.updatedAt),
+  resends_on_recovery: d.resendsOnRecovery,
+  note: waitingNote(d),
 });
 
 const renderDetail = (d: DeliveryDetail) => ({
@@ -84,6 +100,19 @@ function positiveInt(max: number) {
     if (!/^\d+$/.test(value) || n < 1 || n > max) throw new InvalidArgumentError(`expected a whole number from 1 to ${max}`);
     return n;
   };
+}
+
+/**
+ * A URL to filter by, normalised as deliveries store it, so any spelling of one destination finds
+ * its deliveries (as GET /v1/webhook-deliveries?url= does). Any absolute URL: the log may hold URLs
+ * the current policy would refuse to save.
+ */
+function parseFilterUrl(value: string): string {
+  try {
+    return normalizeWebhookUrl(value);
+  } catch {
+    throw new InvalidArgumentError('expected an absolute URL, e.g. https://example.com/hooks');
+  }
 }
 
 function parseSecret(value: string): string {
@@ -171,22 +200,28 @@ export function registerWebhookCommands(program: Command): void {
 
   const deliveries = webhooks
     .command('deliveries')
-    .description("List an account's webhook deliveries, newest first")
+    .description(
+      "List an account's webhook deliveries, newest first (or --order oldest: oldest event first). A failed delivery waits for its URL: " +
+        'when the URL next answers 2xx it is sent again, oldest event first (--status failed --url URL --order oldest lists them in that order)',
+    )
     .requiredOption('--account <id>', 'account id')
     .option('--event <kind>', `only this event: ${LOGGED_EVENT_KINDS.join(', ')}`, oneOf(LOGGED_EVENT_KINDS))
     .option('--campaign <id>', 'only deliveries of this campaign')
     .option('--status <status>', `only this status: ${DELIVERY_STATUSES.join(', ')}`, oneOf(DELIVERY_STATUSES))
+    .option('--url <url>', 'only deliveries to this URL (absolute; compared normalised)', parseFilterUrl)
+    .option('--order <order>', `${DELIVERY_ORDERS.join(' or ')}: newest delivery first, or oldest event first`, oneOf(DELIVERY_ORDERS), 'newest')
     .option('--page <n>', 'page, from 1', positiveInt(1_000_000), 1)
     .option('--per-page <n>', 'deliveries per page, at most 100', positiveInt(100), 20)
-    .action((opts: { account: string; event?: string; campaign?: string; status?: DeliveryStatus; page: number; perPage: number }) =>
-      run(deliveries, () =>
-        withDatabase(async (db) => {
-          await requireAccount(db.sequelize, opts.account);
-          const filter = { event: opts.event, campaignId: opts.campaign, status: opts.status };
-          const result = await listDeliveries(db.sequelize, opts.account, filter, opts.page, opts.perPage);
-          return { deliveries: result.deliveries.map(renderDelivery), page: opts.page, per_page: opts.perPage, total: result.total };
-        }),
-      ),
+    .action(
+      (opts: { account: string; event?: string; campaign?: string; status?: DeliveryStatus; url?: string; order: DeliveryOrder; page: number; perPage: number }) =>
+        run(deliveries, () =>
+          withDatabase(async (db) => {
+            await requireAccount(db.sequelize, opts.account);
+            const filter = { event: opts.event, campaignId: opts.campaign, status: opts.status, url: opts.url };
+            const result = await listDeliveries(db.sequelize, opts.account, filter, opts.page, opts.perPage, opts.order);
+            return { deliveries: result.deliveries.map(renderDelivery), order: opts.order, page: opts.page, per_page: opts.perPage, total: result.total };
+          }),
+        ),
     );
 
   const delivery = webhooks

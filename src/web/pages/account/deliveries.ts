@@ -1,11 +1,11 @@
 import type { Sequelize } from 'sequelize';
-import { attemptRows, listDeliveries, type DeliveryFilter, type DeliverySummary } from '../../../webhooks/delivery-repository';
+import { attemptRows, listDeliveries, type DeliveryFilter, type DeliveryOrder, type DeliverySummary } from '../../../webhooks/delivery-repository';
 import { TEST_EVENT_KIND } from '../../../webhooks/event-kinds';
 import { shownTime, type ShownTime } from './format';
 
 /**
  * The webhook delivery log as the dashboard shows it: the same listing as GET
- * /v1/webhook-deliveries (listDeliveries, newest first) with each delivery's attempts (as GET
+ * /v1/webhook-deliveries (listDeliveries, newest first or oldest event first) with each delivery's attempts (as GET
  * /v1/webhook-deliveries/:id has them), shaped for templates/account/deliveries-table.eta. The
  * webhooks page shows the account's log; the campaign page shows one campaign's
  * (campaignDeliveries).
@@ -33,6 +33,8 @@ export interface DeliveryRowView {
   readonly lastError: string | null;
   /** Resend is offered for a settled delivery that is not a test event (what resendDelivery accepts). */
   readonly resendable: boolean;
+  /** Failed and waiting for its URL: sent again, oldest event first, when the URL next answers 2xx (catch-up.ts). */
+  readonly resendsOnRecovery: boolean;
 }
 
 export interface DeliveryLogPage {
@@ -60,12 +62,20 @@ async function withAttempts(sequelize: Sequelize, d: DeliverySummary): Promise<D
     nextAttempt: d.status === 'retrying' || d.status === 'pending' ? shownTime(d.nextAttemptAt) : null,
     lastError: d.lastError,
     resendable: (d.status === 'delivered' || d.status === 'failed') && d.event !== TEST_EVENT_KIND,
+    resendsOnRecovery: d.resendsOnRecovery,
   };
 }
 
-/** One page (from 1) of the account's deliveries matching `filter`, newest first, each with its attempts. */
-export async function deliveryLogPage(sequelize: Sequelize, accountId: string, filter: DeliveryFilter, page: number, perPage: number): Promise<DeliveryLogPage> {
-  const { deliveries, total } = await listDeliveries(sequelize, accountId, filter, page, perPage);
+/** One page (from 1) of the account's deliveries matching `filter`, newest first or oldest event first, each with its attempts. */
+export async function deliveryLogPage(
+  sequelize: Sequelize,
+  accountId: string,
+  filter: DeliveryFilter,
+  page: number,
+  perPage: number,
+  order: DeliveryOrder = 'newest',
+): Promise<DeliveryLogPage> {
+  const { deliveries, total } = await listDeliveries(sequelize, accountId, filter, page, perPage, order);
   // A page holds at most perPage deliveries: one small indexed read of attempts each.
   return { deliveries: await Promise.all(deliveries.map((d) => withAttempts(sequelize, d))), total };
 }

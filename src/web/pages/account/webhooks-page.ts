@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AnyRoute } from '../../../api/http/route';
 import { egressFor } from '../../../egress';
 import { NotFoundError } from '../../../errors/domain-errors';
-import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../webhooks/delivery-repository';
+import { DELIVERY_STATUSES, type DeliveryOrder, type DeliveryStatus } from '../../../webhooks/delivery-repository';
 import { resendDelivery, ResendRefused } from '../../../webhooks/resend';
 import { sendTestEvent, TestEventRefused, type TestEventResult } from '../../../webhooks/test-event';
 import { rotateWebhookSecret, setWebhookUrl, webhookSettings } from '../../../webhooks/webhook-settings-repository';
@@ -16,7 +16,9 @@ import { noticeText, shownTime } from './format';
  * The webhooks page: the global URL (checked exactly as PATCH /v1/webhook-settings checks it), the
  * signing secret (hidden until "Reveal", whose POST answers with it; rotation as
  * /v1/webhook-settings/rotate-secret), a test event (as POST /v1/webhooks/test, its outcome on the
- * answer page) and the delivery log with resend (as /v1/webhook-deliveries). Every action calls
+ * answer page) and the delivery log with resend (as /v1/webhook-deliveries: filtered by status and
+ * campaign, newest first or oldest event first, so "failed, oldest first" shows what waits for its
+ * URL in the order it is sent again). Every action calls
  * the same webhooks functions as those endpoints.
  */
 
@@ -43,6 +45,7 @@ const LogQuery = Type.Object(
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
     status: Type.Optional(Type.Union([Type.Literal(''), ...DELIVERY_STATUSES.map((s) => Type.Literal(s))])),
     campaign: Type.Optional(Type.String({ maxLength: 100 })),
+    order: Type.Optional(Type.Union([Type.Literal(''), Type.Literal('newest'), Type.Literal('oldest')])),
   },
   { additionalProperties: false },
 );
@@ -56,6 +59,7 @@ interface LogState {
   readonly page: number;
   readonly status: DeliveryStatus | '';
   readonly campaign: string;
+  readonly order: DeliveryOrder;
 }
 
 interface PageState {
@@ -71,6 +75,7 @@ function logHref(log: LogState, page: number): string {
   const params = new URLSearchParams();
   if (log.status !== '') params.set('status', log.status);
   if (log.campaign !== '') params.set('campaign', log.campaign);
+  if (log.order !== 'newest') params.set('order', log.order);
   if (page > 1) params.set('page', String(page));
   const s = params.toString();
   return `${WEBHOOKS_PATH}${s === '' ? '' : `?${s}`}`;
@@ -82,10 +87,17 @@ const MASKED = 'whsec_' + '•'.repeat(12);
 async function webhooksPage(ctx: PageContext, state: PageState): Promise<string> {
   const { sequelize } = ctx.deps;
   const accountId = ctx.session.accountId;
-  const log = state.log ?? { page: 1, status: '', campaign: '' };
+  const log: LogState = state.log ?? { page: 1, status: '', campaign: '', order: 'newest' };
   const [settings, deliveries] = await Promise.all([
     webhookSettings(sequelize, accountId),
-    deliveryLogPage(sequelize, accountId, { status: log.status === '' ? undefined : log.status, campaignId: log.campaign === '' ? undefined : log.campaign }, log.page, PER_PAGE),
+    deliveryLogPage(
+      sequelize,
+      accountId,
+      { status: log.status === '' ? undefined : log.status, campaignId: log.campaign === '' ? undefined : log.campaign },
+      log.page,
+      PER_PAGE,
+      log.order,
+    ),
   ]);
   const pages = Math.max(1, Math.ceil(deliveries.total / PER_PAGE));
   const test = state.test;
@@ -110,6 +122,8 @@ async function webhooksPage(ctx: PageContext, state: PageState): Promise<string>
     total: deliveries.total,
     statuses: DELIVERY_STATUSES,
     log,
+    // The shortcut to what waits for its URL, in the order it is sent again (within the campaign shown, if any).
+    failedOldestHref: logHref({ ...log, status: 'failed', order: 'oldest' }, 1),
     returnTo: logHref(log, log.page),
     page: log.page,
     pages,
@@ -127,6 +141,7 @@ const page = definePage({
       page: (query.page as number | undefined) ?? 1,
       status: (query.status as DeliveryStatus | '' | undefined) ?? '',
       campaign: ((query.campaign as string | undefined) ?? '').trim(),
+      order: query.order === 'oldest' ? 'oldest' : 'newest',
     };
     return { html: await webhooksPage(ctx, { notice: noticeText(NOTICES, query.notice), log }) };
   },
