@@ -99,6 +99,29 @@ describe('dashboard: the edit form turns into the PATCH the API takes (no server
     expect(() => patchOf({ s2_a_body: 'A new step without its delay' })).to.throw(/^sequence\[1\] \(step 2\) delay_days: enter the days/);
     expect(() => patchOf({ max_first_per_domain: '2.5' })).to.throw(/^max_first_emails_per_domain_per_day: "2.5" is not a whole number/);
   });
+
+  it('sends the mailboxes only when the choice changed, as a set, and refuses "Only these" with nothing ticked', () => {
+    // A campaign on every mailbox: its form sends no mailbox member until the choice changes.
+    expect(form.mailboxes).to.equal('all');
+    expect(patchOf({ mailbox_mbx_one: 'on' })).to.deep.equal({});
+    expect(patchOf({ mailboxes: 'only', mailbox_mbx_two: 'on', mailbox_mbx_one: 'on' })).to.deep.equal({ mailbox_ids: ['mbx_one', 'mbx_two'] });
+    expect(() => patchOf({ mailboxes: 'only' })).to.throw(/^mailbox_ids: tick at least one mailbox under "Only these"/);
+
+    // A campaign with a set: ticked as stored, the same boxes posted in another order are no change.
+    const withSet = { ...campaign, mailboxIds: ['mbx_two', 'mbx_one'] };
+    const setForm = formOfCampaign(withSet, campaign.sequence);
+    expect(setForm).to.deep.include({ mailboxes: 'only', mailbox_mbx_one: 'on', mailbox_mbx_two: 'on' });
+    const setBase = bodyOfForm(setForm, campaign.sequence);
+    const setPatchOf = (changes: Record<string, string | undefined>) => {
+      const next = Object.fromEntries(Object.entries({ ...setForm, ...changes }).filter((e): e is [string, string] => e[1] !== undefined));
+      return changedMembers(bodyOfForm(next, campaign.sequence), setBase);
+    };
+    expect(setPatchOf({})).to.deep.equal({});
+    expect(setPatchOf({ mailbox_mbx_two: undefined })).to.deep.equal({ mailbox_ids: ['mbx_one'] });
+    expect(setPatchOf({ mailboxes: 'all' })).to.deep.equal({ mailbox_ids: null });
+    // A form that offered no choice (an account without mailboxes) posts no radio: nothing is sent.
+    expect(setPatchOf({ mailboxes: undefined, mailbox_mbx_one: undefined, mailbox_mbx_two: undefined })).to.deep.equal({});
+  });
 });
 
 describe('dashboard: editing a campaign, its changes, Duplicate and Start (real browser, embedded stack)', function () {

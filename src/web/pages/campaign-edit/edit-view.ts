@@ -6,7 +6,8 @@
 import { WEEKDAY_NAMES } from '../../../campaigns/model/schedule';
 import { SEQUENCE_LIMITS } from '../../../campaigns/model/sequence';
 import { SEND_FREQUENCIES } from '../../../campaigns/model/status';
-import { LEAD_CONTROL_BOXES, stepField, TICKED, variantField, type FormValues } from './form-values';
+import { EVERY_MAILBOX, LEAD_CONTROL_BOXES, mailboxField, ONLY_MAILBOXES, stepField, TICKED, variantField, type FormValues } from './form-values';
+import type { MailboxChoice } from './mailbox-choices';
 
 const WEEKDAY_LABELS: Readonly<Record<(typeof WEEKDAY_NAMES)[number], string>> = {
   mon: 'Monday',
@@ -60,8 +61,23 @@ function stepsOf(v: FormValues): StepView[] {
   return steps;
 }
 
-/** The form as the template draws it. */
-export function editFormView(v: FormValues) {
+/**
+ * The mailboxes fieldset: a box per choice (ticked as the values say), the radio's two values, and
+ * whether there is anything to offer at all. A deactivated member of the set is one of the choices
+ * (mailboxChoices), drawn ticked and marked, so a form saved untouched keeps it.
+ */
+function mailboxesOf(v: FormValues, choices: readonly MailboxChoice[]) {
+  return {
+    offered: choices.length > 0,
+    every: v.mailboxes !== ONLY_MAILBOXES,
+    values: { every: EVERY_MAILBOX, only: ONLY_MAILBOXES },
+    someActive: choices.some((c) => c.active),
+    boxes: choices.map((c) => ({ field: mailboxField(c.id), address: c.address, name: c.name, active: c.active, ticked: v[mailboxField(c.id)] === TICKED })),
+  };
+}
+
+/** The form as the template draws it; `mailboxes` are the choices it offers (mailboxChoices). */
+export function editFormView(v: FormValues, mailboxes: readonly MailboxChoice[]) {
   const text = (name: string): string => v[name] ?? '';
   return {
     values: v,
@@ -72,5 +88,6 @@ export function editFormView(v: FormValues) {
     leadControl: LEAD_CONTROL_BOXES.map((name) => ({ name, label: LEAD_CONTROL_LABELS[name], ticked: v[name] === TICKED })),
     steps: stepsOf(v),
     stepCount: text('steps'),
+    mailboxes: mailboxesOf(v, mailboxes),
   };
 }

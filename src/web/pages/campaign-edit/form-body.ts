@@ -14,7 +14,7 @@ import type { PatchCampaignBodyA } from '../../../api/resources/campaigns/patch-
 import { WEEKDAY_NAMES } from '../../../campaigns/model/schedule';
 import { SEQUENCE_LIMITS, STEP_MODES, type CampaignSequence, type SequenceStep, type StepMode } from '../../../campaigns/model/sequence';
 import type { SendFrequency } from '../../../campaigns/model/status';
-import { stepField, TICKED, variantField, type FormValues } from './form-values';
+import { EVERY_MAILBOX, ONLY_MAILBOXES, stepField, tickedMailboxes, TICKED, variantField, type FormValues } from './form-values';
 
 export type PatchBody = Static<typeof PatchCampaignBodyA>;
 type ScheduleBody = NonNullable<PatchBody['schedule']>;
@@ -124,6 +124,21 @@ function sequenceOf(v: FormValues, stored: CampaignSequence | null): StepBody[] 
 }
 
 /**
+ * The mailboxes chosen: null for every active mailbox, else the ticked ids, sorted (a set: the
+ * order the boxes are posted in is no change). Undefined when the form offered no choice (an
+ * account without mailboxes), so nothing is sent. "Only these" with nothing ticked is refused here.
+ */
+function mailboxIdsOf(v: FormValues): string[] | null | undefined {
+  const choice = v.mailboxes;
+  if (choice === undefined) return undefined;
+  if (choice === EVERY_MAILBOX) return null;
+  if (choice !== ONLY_MAILBOXES) throw badRequest('mailbox_ids: choose "Every active mailbox of the account" or "Only these"');
+  const ids = tickedMailboxes(v).sort();
+  if (ids.length === 0) throw badRequest('mailbox_ids: tick at least one mailbox under "Only these", or choose "Every active mailbox of the account"');
+  return ids;
+}
+
+/**
  * Every member the form shows, as a PATCH body. `stored` is the sequence the form was filled from
  * (weights and variant tests are taken from it, by position).
  */
@@ -131,6 +146,7 @@ export function bodyOfForm(v: FormValues, stored: CampaignSequence | null): Patc
   const audience = field(v, 'target_audience');
   const reportingEmail = field(v, 'reporting_email').trim();
   const reportingFrequency = field(v, 'reporting_frequency');
+  const mailboxIds = mailboxIdsOf(v);
   return {
     name: field(v, 'name'),
     target_audience: blank(audience) ? null : audience,
@@ -149,6 +165,7 @@ export function bodyOfForm(v: FormValues, stored: CampaignSequence | null): Patc
     skip_risky_leads: isTicked(v, 'skip_risky_leads'),
     max_first_emails_per_domain_per_day: wholeNumber(field(v, 'max_first_per_domain'), 'max_first_emails_per_domain_per_day', '; leave it empty for no cap'),
     sequence: sequenceOf(v, stored),
+    ...(mailboxIds === undefined ? {} : { mailbox_ids: mailboxIds }),
   };
 }
 

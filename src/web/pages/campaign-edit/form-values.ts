@@ -8,7 +8,8 @@
  * `blackout_dates`, `skip_holidays`, `reporting_frequency`, `reporting_email`, the lead-control
  * boxes and `max_first_per_domain`; the sequence as `steps` (how many the campaign had) and
  * `s<step>_delay`, `s<step>_<variant>_mode|subject|body|instructions` (variant a..e), step
- * `steps + 1` being the blank "add a step".
+ * `steps + 1` being the blank "add a step"; the mailboxes as `mailboxes` ("all": every active
+ * mailbox of the account, "only": the ticked ones) and `mailbox_<id>` per ticked mailbox.
  */
 import { clockOf, WEEKDAY_NAMES, type IsoWeekday } from '../../../campaigns/model/schedule';
 import { SEQUENCE_LIMITS, type CampaignSequence } from '../../../campaigns/model/sequence';
@@ -20,6 +21,16 @@ export type FormValues = Readonly<Record<string, string>>;
 export const TICKED = 'on';
 
 export const LEAD_CONTROL_BOXES = ['allow_duplicate_leads', 'stop_company_on_reply', 'skip_risky_leads'] as const;
+
+/** The mailboxes radio's values: every active mailbox of the account, or only the ticked ones. */
+export const EVERY_MAILBOX = 'all';
+export const ONLY_MAILBOXES = 'only';
+/** A mailbox's checkbox (mailbox ids are letters, digits and `_`, so they make a field name and an element id). */
+const MAILBOX_FIELD = 'mailbox_';
+export const mailboxField = (id: string): string => `${MAILBOX_FIELD}${id}`;
+/** The ids of the ticked mailbox boxes, in the order posted. */
+export const tickedMailboxes = (v: FormValues): string[] =>
+  Object.keys(v).filter((k) => k.startsWith(MAILBOX_FIELD) && v[k] === TICKED).map((k) => k.slice(MAILBOX_FIELD.length));
 
 /** The field of a step (1-based) or of one of its variants (index 0..4: a..e). */
 export const stepField = (step: number, name: 'delay'): string => `s${step}_${name}`;
@@ -81,5 +92,7 @@ export function formOfCampaign(c: CampaignAsStored, shownSequence: CampaignSeque
     ...ticked('skip_risky_leads', c.leadControl.skipRiskyLeads),
     max_first_per_domain: c.leadControl.maxFirstEmailsPerDomainPerDay === null ? '' : String(c.leadControl.maxFirstEmailsPerDomainPerDay),
     ...sequenceValues(shownSequence),
+    mailboxes: c.mailboxIds === undefined || c.mailboxIds === null ? EVERY_MAILBOX : ONLY_MAILBOXES,
+    ...Object.fromEntries((c.mailboxIds ?? []).map((id) => [mailboxField(id), TICKED])),
   };
 }

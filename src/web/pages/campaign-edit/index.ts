@@ -24,6 +24,7 @@ import { changeRow } from './change-view';
 import { bodyOfForm, changedMembers, type PatchBody } from './form-body';
 import { formOfCampaign, type FormValues } from './form-values';
 import { editFormView } from './edit-view';
+import { mailboxChoices, refuseDeactivated, type MailboxChoice } from './mailbox-choices';
 
 /**
  * The campaign's edit form and its history of changes. The form's fields become a Surface A PATCH
@@ -58,6 +59,8 @@ interface Editable {
   readonly values: FormValues;
   /** The sequence the form shows: the stored one, or the preset a campaign stored before sequences sends. */
   readonly sequence: CampaignSequence | null;
+  /** The mailboxes the form offers: the account's active ones and the deactivated ones the campaign names. */
+  readonly mailboxes: readonly MailboxChoice[];
 }
 
 /** The account's campaign as the form shows it; a completed or failed one is a 409 page. */
@@ -67,10 +70,10 @@ async function editable(deps: AppDeps, accountId: string, id: string): Promise<E
   const current = await storedCampaign(deps.sequelize, row);
   const template = findTemplate(row.mcp);
   const sequence = current.sequence ?? (template === undefined ? null : presetSequence(template));
-  return { row, values: formOfCampaign(current, sequence), sequence };
+  return { row, values: formOfCampaign(current, sequence), sequence, mailboxes: await mailboxChoices(accountId, current.mailboxIds) };
 }
 
-function formPage(ctx: PageContext, row: Campaign, values: FormValues, error: string | null, status = 200): PageResult {
+function formPage(ctx: PageContext, { row, mailboxes }: Pick<Editable, 'row' | 'mailboxes'>, values: FormValues, error: string | null, status = 200): PageResult {
   const html = renderTemplate('campaign-edit', {
     title: `Edit ${row.name}`,
     session: ctx.session,
@@ -80,7 +83,7 @@ function formPage(ctx: PageContext, row: Campaign, values: FormValues, error: st
     campaignName: row.name,
     status: row.status,
     error,
-    form: editFormView(values),
+    form: editFormView(values, mailboxes),
   });
   return { status, html };
 }
@@ -91,8 +94,8 @@ const editPage = definePage({
   path: `${PATH}/edit`,
   summary: 'Edit a campaign',
   handler: async ({ params }, ctx) => {
-    const { row, values } = await editable(ctx.deps, ctx.session.accountId, params.id ?? '');
-    return formPage(ctx, row, values, null);
+    const shown = await editable(ctx.deps, ctx.session.accountId, params.id ?? '');
+    return formPage(ctx, shown, shown.values, null);
   },
 });
 
@@ -110,10 +113,12 @@ const saveEdit = defineAction({
   handler: async ({ params, form }, ctx) => {
     const { deps, session } = ctx;
     const id = params.id ?? '';
-    const { row, values, sequence } = await editable(deps, session.accountId, id);
+    const shown = await editable(deps, session.accountId, id);
+    const { values, sequence } = shown;
     try {
       const body = changedMembers(bodyOfForm(form, sequence), bodyOfForm(values, sequence));
       if (Object.keys(body).length === 0) return back(id, 'unchanged');
+      refuseDeactivated(body.mailbox_ids, shown.mailboxes);
       checkPatch(body);
       const result = await withTemporal('change the campaign', () =>
         editCampaign(editDeps(deps), session.accountId, id, actorOf(session, 'dashboard'), (current) => patchFromA(body, current, deps.config)),
@@ -122,7 +127,7 @@ const saveEdit = defineAction({
     } catch (err) {
       const http = toHttpError(err);
       if (http === undefined || !SHOWN_ON_FORM.has(http.status)) throw err;
-      return formPage(ctx, row, form, http.message, http.status);
+      return formPage(ctx, shown, form, http.message, http.status);
     }
   },
 });

@@ -1,3 +1,4 @@
+import { sendsFromText } from '../campaign-edit/mailbox-choices';
 import type { Sequelize } from 'sequelize';
 import { campaignWorkflowId } from '../../../../workflows/campaign/contract';
 import type { Config } from '../../../config/config';
@@ -61,6 +62,8 @@ export interface CampaignPageData {
   readonly nextReportAt: number | null;
   /** The campaign's workflow in the Temporal Web UI; null when no UI address is configured. */
   readonly workflowUrl: string | null;
+  /** The addresses it sends from ("every active mailbox of the account" without a set of its own). */
+  readonly sendsFrom: string;
 }
 
 /** Statuses that will not send again on their own: ended, or a draft not started. */
@@ -124,5 +127,6 @@ export async function campaignPageData(sequelize: Sequelize, config: Config, acc
     nextSendDay: nextSendDay(campaign, now.getTime()),
     nextReportAt: nextReportTime(campaign, now)?.getTime() ?? null,
     workflowUrl: workflowUiUrl(config, campaignId),
+    sendsFrom: await sendsFromText(campaign.mailboxIds),
   };
 }

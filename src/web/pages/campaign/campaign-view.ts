@@ -84,7 +84,7 @@ export async function campaignView(d: CampaignPageData, preview: StepPreviewView
       ['Started', dateTime(c.startedAt, zone)],
       ...(c.completedAt === null ? [] : [['Completed', dateTime(c.completedAt, zone)]]),
       ['Time zone', zone],
-      ['Sends from', c.mailboxIds === null ? 'every active mailbox of the account' : `${c.mailboxIds.length} chosen mailbox${c.mailboxIds.length === 1 ? '' : 'es'}`],
+      ['Sends from', d.sendsFrom],
       ['Id', c.id],
     ],
     moves: d.moves,
