@@ -2,7 +2,6 @@
  * Answering a lead in its thread (POST /v1/leads/:id/reply; the dashboard's answer box calls the
  * same function): docs/decisions.md, "Answers in the thread".
  */
-import { setTimeout as delay } from 'node:timers/promises';
 import { ServiceError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { serviceEmailWorkflowId, type ServiceEmailInput } from '../../../workflows/service-mail/contract';
@@ -108,7 +107,7 @@ export async function answerLead(deps: AnswerDeps, accountId: string, leadId: st
     log.info({ serviceEmailId: row.id, leadId: lead.id, mailboxId: sender.mailboxId, sequencesEnded: ended.length }, 'answer to a lead stored; its workflow sends it');
     return row;
   });
-  const answer = await settledWithin(sequelize, stored.id, waitMs);
+  const answer = await settledWithin(deps, stored.id, waitMs);
   return { answer: toLeadAnswer(answer), settled: answer.status !== 'sending' };
 }
 
@@ -175,15 +174,18 @@ async function startSending(deps: AnswerDeps, id: string): Promise<void> {
   }
 }
 
-/** The row once settled, or as it is when `waitMs` is over. */
-async function settledWithin(sequelize: Sequelize, id: string, waitMs: number): Promise<StoredServiceEmail> {
-  const until = Date.now() + waitMs;
-  for (let pause = 25; ; pause = Math.min(pause * 2, 250)) {
-    const row = await findStoredServiceEmail(sequelize, id);
-    // Gone since the commit: the lead was deleted, and its answers with it.
-    if (row === null) throw new NotFoundError('lead');
-    const left = until - Date.now();
-    if (row.status !== 'sending' || left <= 0) return row;
-    await delay(Math.min(pause, left));
-  }
+/**
+ * The row once its workflow has settled it, or as it is when `waitMs` is over. The workflow's
+ * result is awaited (it ends right after its activity wrote the row), so the caller hears as soon
+ * as the SMTP server answered; the deadline cancels that call when the server is slow or down, and
+ * the row then still says `sending`. Any other failure to hear the result also falls back to the
+ * row, which is the record either way.
+ */
+async function settledWithin(deps: AnswerDeps, id: string, waitMs: number): Promise<StoredServiceEmail> {
+  const handle = deps.temporal.workflow.getHandle(serviceEmailWorkflowId(id));
+  await deps.temporal.withDeadline(Date.now() + waitMs, () => handle.result()).catch(() => undefined);
+  const row = await findStoredServiceEmail(deps.sequelize, id);
+  // Gone since the commit: the lead was deleted, and its answers with it.
+  if (row === null) throw new NotFoundError('lead');
+  return row;
 }
