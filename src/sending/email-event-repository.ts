@@ -66,3 +66,13 @@ export async function deleteReplyFact(sequelize: Sequelize, tx: Transaction, ded
   });
   return rows.length > 0;
 }
+
+/** Whether the lead has a fact of `type` in the campaign (any email of it, any source). */
+export async function leadHasFact(sequelize: Sequelize, tx: Transaction, campaignId: string, leadId: string, type: EmailEventType): Promise<boolean> {
+  const rows = await sequelize.query(`SELECT 1 FROM email_events WHERE campaign_id = $1 AND type = $3 AND lead_id = $2 LIMIT 1`, {
+    bind: [campaignId, leadId, type],
+    type: QueryTypes.SELECT,
+    transaction: tx,
+  });
+  return rows.length > 0;
+}

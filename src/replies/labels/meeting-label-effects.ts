@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
-import { deleteReplyFact, recordEmailFact } from '../../sending/email-event-repository';
+import { deleteReplyFact, leadHasFact, recordEmailFact } from '../../sending/email-event-repository';
 import { BACK_FROM_MEETING, moveEnrolment, TO_MEETING } from './enrolment-moves';
 import type { AnsweredEmail, LabelledReply } from './labelled-reply';
 
@@ -10,14 +10,8 @@ import type { AnsweredEmail, LabelledReply } from './labelled-reply';
  */
 const labelKey = (emailId: string): string => `meeting_booked:reply:${emailId}`;
 
-async function leadHasMeeting(sequelize: Sequelize, tx: Transaction, sent: AnsweredEmail): Promise<boolean> {
-  const rows = await sequelize.query(`SELECT 1 FROM email_events WHERE campaign_id = $1 AND type = 'meeting_booked' AND lead_id = $2 LIMIT 1`, {
-    bind: [sent.campaignId, sent.leadId],
-    type: QueryTypes.SELECT,
-    transaction: tx,
-  });
-  return rows.length > 0;
-}
+const leadHasMeeting = (sequelize: Sequelize, tx: Transaction, sent: AnsweredEmail): Promise<boolean> =>
+  leadHasFact(sequelize, tx, sent.campaignId, sent.leadId, 'meeting_booked');
 
 /** Another reply of the lead in the campaign the user filed under meeting_booked (the model's label records no meeting). */
 async function otherLabelledMeeting(sequelize: Sequelize, tx: Transaction, sent: AnsweredEmail, exceptReplyId: string): Promise<{ id: string; emailId: string; receivedAt: Date } | null> {

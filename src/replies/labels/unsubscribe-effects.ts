@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
-import { deleteReplyFact, recordEmailFact } from '../../sending/email-event-repository';
+import { deleteReplyFact, leadHasFact, recordEmailFact } from '../../sending/email-event-repository';
 import { normalizeEmail, suppressAddress } from '../../suppressions/suppression-repository';
 import { BACK_FROM_UNSUBSCRIBED, moveEnrolment, TO_UNSUBSCRIBED } from './enrolment-moves';
 import type { AnsweredEmail, LabelledReply } from './labelled-reply';
@@ -65,11 +65,7 @@ export async function undoUnsubscribe(sequelize: Sequelize, tx: Transaction, rep
     return;
   }
   for (const address of addressesOf(reply, sent)) await liftSuppression(sequelize, tx, reply.accountId, address, sent.emailId);
-  const stillUnsubscribed = await sequelize.query(
-    `SELECT 1 FROM email_events WHERE campaign_id = $1 AND type = 'unsubscribed' AND lead_id = $2 LIMIT 1`,
-    { bind: [sent.campaignId, sent.leadId], type: QueryTypes.SELECT, transaction: tx },
-  );
-  if (stillUnsubscribed.length === 0) await moveEnrolment(sequelize, tx, sent.campaignId, sent.leadId, BACK_FROM_UNSUBSCRIBED);
+  if (!(await leadHasFact(sequelize, tx, sent.campaignId, sent.leadId, 'unsubscribed'))) await moveEnrolment(sequelize, tx, sent.campaignId, sent.leadId, BACK_FROM_UNSUBSCRIBED);
 }
 
 async function liftSuppression(sequelize: Sequelize, tx: Transaction, accountId: string, address: string, emailId: string): Promise<void> {

@@ -5,7 +5,7 @@ import { AnswerRefusedError } from '../../../conversations/answer/refused';
 import { MAX_SUBJECT } from '../../../conversations/answer/threading';
 import { getLeadThread } from '../../../conversations/thread/lead-thread';
 import { InvalidInputError } from '../../../errors/domain-errors';
-import { updateReply } from '../../../replies/inbox/update-reply';
+import { markRead } from '../../../replies/inbox/read-state';
 import { defineAction, definePage, type PageContext, type PageResult } from '../../page-route';
 import { renderTemplate } from '../../render';
 import { noticeText } from '../account/format';
@@ -55,9 +55,7 @@ async function threadPage(ctx: PageContext, leadId: string, notice?: string, dra
   const thread = await getLeadThread(sequelize, accountId, leadId);
   const view = threadView(thread);
   // Read now: the page still shows which were new to this view.
-  for (const m of view.messages) {
-    if (m.direction === 'in' && m.unread) await updateReply({ sequelize }, accountId, m.id, { read: true }, ctx.session.keyId);
-  }
+  await markRead(sequelize, accountId, view.messages.filter((m) => m.direction === 'in' && m.unread).map((m) => m.id), new Date());
   const self = threadHref(thread.lead.id);
   return renderTemplate('lead-thread', {
     title: `Thread · ${view.lead.display}`,
